@@ -1,0 +1,337 @@
+// An OpenAPI 3.1 document of the /merchant (and /admin) calls, derived from the schemas: the entity
+// schemas become components as they are (3.1 speaks JSON Schema), every call of x-entity and every
+// transition becomes an operation following the API contract of DESIGN.md section 4.
+import type { CallKind, EntitySchema, Project, SchemaNode } from "./model.ts";
+import { permissionOfCall } from "./permissions.ts";
+import { resolveRef } from "./keys.ts";
+
+type Json = Record<string, unknown>;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** Points $refs at components: defs#/definitions/x -> defs_x, entity ids -> the entity, #/definitions/X inside a document -> <doc>_X. */
+function rewriteRefs(node: unknown, doc?: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, doc));
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$ref" && typeof value === "string") {
+      if (value.startsWith("defs#/definitions/")) out.$ref = `#/components/schemas/defs_${value.slice(18)}`;
+      else if (value.startsWith("#/definitions/"))
+        out.$ref = `#/components/schemas/${doc ?? "defs"}_${value.slice(14)}`;
+      else out.$ref = `#/components/schemas/${value}`;
+    } else if (key !== "$schema" && key !== "$id" && key !== "definitions") {
+      out[key] = rewriteRefs(value, doc);
+    }
+  }
+  return out;
+}
+
+const envelope = (data: unknown) => ({
+  type: "object",
+  required: ["code", "message", "data"],
+  properties: { code: { type: "integer", const: 200 }, message: { type: "string" }, data },
+});
+
+const ok = (description: string, data: unknown) => ({
+  200: { description, content: { "application/json": { schema: envelope(data) } } },
+  400: { $ref: "#/components/responses/ValidationError" },
+  401: { $ref: "#/components/responses/Unauthorized" },
+  403: { $ref: "#/components/responses/Forbidden" },
+});
+
+const idQuery = {
+  name: "id",
+  in: "query",
+  required: true,
+  description: "One id or several, comma-separated.",
+  schema: { type: "string", pattern: "^[0-9]+(,[0-9]+)*$" },
+};
+const idBody = {
+  type: "object",
+  required: ["id"],
+  properties: {
+    id: {
+      oneOf: [
+        { type: "integer", minimum: 1 },
+        { type: "array", items: { type: "integer", minimum: 1 }, minItems: 1 },
+      ],
+    },
+  },
+};
+
+function listParameters(project: Project, schema: EntitySchema): Json[] {
+  const params: Json[] = [
+    { name: "page", in: "query", schema: { type: "integer", minimum: 1, default: 1 } },
+    { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 200, default: 10 } },
+  ];
+  const sortable = Object.entries(schema.properties)
+    .filter(([, p]) => p["x-ui"]?.sortable)
+    .map(([f]) => f);
+  params.push({
+    name: "sort",
+    in: "query",
+    schema: { type: "string", enum: ["id", "created_at", "updated_at", ...sortable] },
+  });
+  params.push({ name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"] } });
+  for (const [field, raw] of Object.entries(schema.properties)) {
+    const filter = raw["x-ui"]?.filter;
+    if (!filter) continue;
+    const node = resolveRef(project, raw).node;
+    const scalar: SchemaNode = {
+      type: node.type,
+      ...(node.enum ? { enum: node.enum } : {}),
+      ...(node.format ? { format: node.format } : {}),
+    };
+    if (filter === "eq") params.push({ name: field, in: "query", schema: scalar });
+    if (filter === "like")
+      params.push({ name: `${field}_like`, in: "query", description: "Contains.", schema: { type: "string" } });
+    if (filter === "range") {
+      params.push({ name: `${field}_gte`, in: "query", schema: scalar });
+      params.push({ name: `${field}_lte`, in: "query", schema: scalar });
+    }
+    if (filter === "in")
+      params.push({
+        name: field,
+        in: "query",
+        description: "One value or several, comma-separated.",
+        schema: { type: "string" },
+      });
+  }
+  return params;
+}
+
+function operations(project: Project, schema: EntitySchema): [string, string, Json][] {
+  const e = schema.$id;
+  const x = schema["x-entity"];
+  const base = x.basePath ?? "/merchant";
+  const record = ref(`${e}_record`);
+  const ops: [string, string, Json][] = [];
+  const op = (kind: CallKind, method: string, body: Json) => {
+    const call = x.calls[kind];
+    if (!call) return;
+    ops.push([
+      `${base}/${call}`,
+      method,
+      { tags: [e], operationId: call, "x-permission": permissionOfCall(e, kind), ...body },
+    ]);
+  };
+  const page = {
+    type: "object",
+    required: ["list", "total", "page", "limit"],
+    properties: {
+      list: { type: "array", items: record },
+      total: { type: "integer" },
+      page: { type: "integer" },
+      limit: { type: "integer" },
+    },
+  };
+  op("list", "get", {
+    summary: `List ${e}`,
+    parameters: listParameters(project, schema),
+    responses: ok("A page of records", page),
+  });
+  op("recycleList", "get", {
+    summary: `List ${e} in the recycle bin`,
+    parameters: listParameters(project, schema),
+    responses: ok("A page of recycled records", page),
+  });
+  op("detail", "get", {
+    summary: `One ${e}`,
+    parameters: [idQuery],
+    responses: { ...ok("The record", record), 404: { $ref: "#/components/responses/NotFound" } },
+  });
+  op("all", "get", {
+    summary: `Every ${e} the caller may pick (id and title)`,
+    responses: ok("Options", {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["id", "title"],
+        properties: { id: { type: "integer" }, title: { type: "string" } },
+      },
+    }),
+  });
+  const input = ref(e);
+  op("add", "post", {
+    summary: `Create ${e}`,
+    requestBody: { required: true, content: { "application/json": { schema: input } } },
+    responses: ok("The created record", x.storage === "input" ? {} : record),
+  });
+  op("update", "post", {
+    summary: `Update ${e} (send it back as detail returned it, with id and version)`,
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: { allOf: [input, ref("record_meta")] } } },
+    },
+    responses: {
+      ...ok("The updated record", record),
+      404: { $ref: "#/components/responses/NotFound" },
+      409: { $ref: "#/components/responses/Conflict" },
+    },
+  });
+  op("delete", "delete", {
+    summary: x.recycle ? `Move ${e} to the recycle bin` : `Delete ${e}`,
+    parameters: [idQuery],
+    responses: ok("Deleted", { type: "object", properties: { count: { type: "integer" } } }),
+  });
+  op("recover", "post", {
+    summary: `Restore ${e} from the recycle bin`,
+    requestBody: { required: true, content: { "application/json": { schema: idBody } } },
+    responses: ok("Restored", { type: "object", properties: { count: { type: "integer" } } }),
+  });
+  op("destroy", "delete", {
+    summary: `Delete ${e} for good (only from the recycle bin)`,
+    parameters: [idQuery],
+    responses: ok("Destroyed", { type: "object", properties: { count: { type: "integer" } } }),
+  });
+  op("export", "get", {
+    summary: `Export ${e} with the list's filters`,
+    parameters: listParameters(project, schema).slice(2),
+    responses: {
+      200: {
+        description: "A spreadsheet",
+        content: {
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+            schema: { type: "string", format: "binary" },
+          },
+          "text/csv": { schema: { type: "string" } },
+        },
+      },
+    },
+  });
+  op("get", "get", { summary: `Read the ${e}`, responses: ok("The settings", record) });
+  op("set", "post", {
+    summary: `Save the ${e}`,
+    requestBody: { required: true, content: { "application/json": { schema: input } } },
+    responses: ok("The saved settings", record),
+  });
+  for (const [field, machine] of Object.entries(schema["x-states"] ?? {})) {
+    for (const t of machine.transitions) {
+      const props: Json = { id: idBody.properties.id, action: { type: "string", const: t.action } };
+      for (const f of t.input ?? []) props[f] = rewriteRefs(schema.properties[f]);
+      ops.push([
+        `${base}/${t.call}`,
+        "post",
+        {
+          tags: [e],
+          operationId: `${t.call}:${t.action}`,
+          summary: `${t.action}: ${field} ${t.from.join("|")} -> ${t.to}`,
+          "x-permission": `${e}.${t.action}`,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: { type: "object", required: ["id", ...(t.requiredInput ?? [])], properties: props },
+              },
+            },
+          },
+          responses: {
+            ...ok("The record after the transition", record),
+            409: { $ref: "#/components/responses/Conflict" },
+          },
+        },
+      ]);
+    }
+  }
+  return ops;
+}
+
+export function generateOpenApi(project: Project): Json {
+  const schemas: Json = {};
+  for (const [name, def] of Object.entries(project.defs.definitions ?? {})) schemas[`defs_${name}`] = rewriteRefs(def);
+  for (const doc of project.documents) {
+    const id = String(doc.$id);
+    schemas[id] = rewriteRefs(doc, id);
+    for (const [name, def] of Object.entries(doc.definitions ?? {})) schemas[`${id}_${name}`] = rewriteRefs(def, id);
+  }
+  schemas.record_meta = {
+    type: "object",
+    required: ["id", "version"],
+    properties: {
+      id: { type: "integer" },
+      version: { type: "integer" },
+      created_at: { type: "string", format: "date-time", readOnly: true },
+      updated_at: { type: "string", format: "date-time", readOnly: true },
+    },
+  };
+  const paths: Record<string, Json> = {};
+  const entities = [...project.entities].sort((a, b) => a.$id.localeCompare(b.$id));
+  for (const schema of entities) {
+    schemas[schema.$id] = rewriteRefs(schema);
+    schemas[`${schema.$id}_record`] = { allOf: [ref(schema.$id), ref("record_meta")] };
+    for (const [path, method, operation] of operations(project, schema)) {
+      const item = (paths[path] ??= {});
+      // Transitions of one entity may share a call: one operation, the action named in the body.
+      if (item[method]) {
+        const existing = item[method] as Json;
+        existing.operationId = path.split("/").pop();
+        existing.summary = `${existing.summary}; ${operation.summary}`;
+        continue;
+      }
+      item[method] = operation;
+    }
+  }
+  const error = (description: string) => ({
+    description,
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          required: ["code", "message"],
+          properties: { code: { type: "integer" }, message: { type: "string" }, data: {} },
+        },
+      },
+    },
+  });
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Merchant console API",
+      version: "1.0.0",
+      description: "Generated from schemas/ by npm run codegen; do not edit.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ bearer: [] }],
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      parameters: {
+        Locale: { name: "Locale", in: "header", schema: { type: "string", enum: ["en", "zh", "km", "th", "tw"] } },
+        Source: { name: "Source", in: "header", schema: { type: "string", const: "pc" } },
+      },
+      responses: {
+        ValidationError: {
+          description: "Invalid input: data.errors lists each field's message in the caller's language.",
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: {
+                  code: { const: 400 },
+                  message: { type: "string" },
+                  data: {
+                    type: "object",
+                    properties: {
+                      errors: {
+                        type: "array",
+                        items: {
+                          type: "object",
+                          properties: { field: { type: "string" }, message: { type: "string" } },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        Unauthorized: error("Not signed in, or the token is expired or revoked."),
+        Forbidden: error("The caller's role lacks the permission."),
+        NotFound: error("No such record in the caller's scope."),
+        Conflict: error("Stale version, or a transition from a state that does not allow it."),
+      },
+      schemas,
+    },
+  };
+}

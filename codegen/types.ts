@@ -1,0 +1,134 @@
+// TypeScript types for every entity, via json-schema-to-typescript over one combined schema so that
+// shared definitions become one named type each (Money, PayType, ...) and EntityMap ties names to types.
+import { compile } from "json-schema-to-typescript";
+import type { Project, SchemaNode } from "./model.ts";
+import { DOCUMENTS } from "./documents.ts";
+
+const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
+const DEFS_REF = "defs#/definitions/";
+const STRUCTURAL = new Set([
+  "type",
+  "enum",
+  "const",
+  "items",
+  "properties",
+  "required",
+  "additionalProperties",
+  "description",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "tsType",
+  "readOnly",
+]);
+
+/** A shared definition worth a named type: an enum, an object, money or a fraction. Others are inlined. */
+const isNamedDef = (def: SchemaNode) => Boolean(def.enum || def.properties || def["x-money"] || def["x-fraction"]);
+
+/** Keeps what shapes a TypeScript type; points defs refs at the combined definitions. */
+function toTypeSchema(
+  node: SchemaNode,
+  documents: Map<string, string>,
+  defs: Record<string, SchemaNode>,
+): Record<string, unknown> {
+  if (node.$ref) {
+    if (node.$ref.startsWith(DEFS_REF)) {
+      const name = node.$ref.slice(DEFS_REF.length);
+      if (!isNamedDef(defs[name])) {
+        return toTypeSchema(
+          { ...defs[name], ...(node.description ? { description: node.description } : {}) },
+          documents,
+          defs,
+        );
+      }
+      const out: Record<string, unknown> = { $ref: `#/definitions/${pascal(name)}` };
+      if (node.description) out.description = node.description;
+      return out;
+    }
+    if (node.$ref.startsWith("#/definitions/")) {
+      return toTypeSchema(
+        { $ref: `${DEFS_REF}${node.$ref.slice(14)}`, description: node.description },
+        documents,
+        defs,
+      );
+    }
+    const doc = documents.get(node.$ref);
+    if (doc) return { tsType: doc, ...(node.description ? { description: node.description } : {}) };
+    return { $ref: `#/definitions/${pascal(node.$ref)}` };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!STRUCTURAL.has(key)) continue;
+    if (key === "items") out.items = toTypeSchema(value as SchemaNode, documents, defs);
+    else if (key === "properties") {
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, SchemaNode>).map(([k, v]) => [k, toTypeSchema(v, documents, defs)]),
+      );
+    } else if (key === "anyOf" || key === "oneOf" || key === "allOf") {
+      out[key] = (value as SchemaNode[]).map((v) => toTypeSchema(v, documents, defs));
+    } else out[key] = value;
+  }
+  // readOnly is documented, not typed: a record read back carries the field.
+  if (out.readOnly) {
+    delete out.readOnly;
+    out.description = [node.description, "Read-only: set by the server."].filter(Boolean).join(" ");
+  }
+  return out;
+}
+
+export async function generateTypes(project: Project, banner: string): Promise<string> {
+  const documents = new Map(DOCUMENTS.map((d) => [d.id, d.type]));
+  const defs = project.defs.definitions ?? {};
+  const definitions: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(defs)) {
+    if (isNamedDef(def)) definitions[pascal(name)] = { ...toTypeSchema(def, documents, defs), title: pascal(name) };
+  }
+  const entities = [...project.entities].sort((a, b) => a.$id.localeCompare(b.$id));
+  for (const entity of entities) {
+    definitions[pascal(entity.$id)] = { ...toTypeSchema(entity, documents, defs), title: pascal(entity.$id) };
+  }
+  const root = {
+    title: "EntityMap",
+    description: "Every entity by name.",
+    type: "object",
+    additionalProperties: false,
+    required: entities.map((e) => e.$id),
+    properties: Object.fromEntries(entities.map((e) => [e.$id, { $ref: `#/definitions/${pascal(e.$id)}` }])),
+    definitions,
+  };
+  const body = await compile(root as never, "EntityMap", {
+    bannerComment: "",
+    unreachableDefinitions: true,
+    additionalProperties: false,
+    strictIndexSignatures: true,
+    format: false,
+  });
+  // json-schema-to-typescript notes where each definition was referenced from; that is noise here.
+  const cleaned = body
+    .replace(
+      /\n \* ?\n \* This interface was referenced by `EntityMap`'s JSON-Schema\n \* via the `definition` "\w+"\.\n/g,
+      "\n",
+    )
+    .replace(
+      /\/\*\*\n \* This interface was referenced by `EntityMap`'s JSON-Schema\n \* via the `definition` "\w+"\.\n \*\/\n/g,
+      "",
+    );
+  const imports = DOCUMENTS.map((d) => `import type { ${d.type} } from "../../${d.source}";`).join("\n");
+  return `${banner}
+${imports}
+
+${cleaned}
+export type EntityName = keyof EntityMap;
+
+/** Columns every stored row carries, managed by the server. */
+export interface RecordMeta {
+  id: number;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** A stored row of an entity as the server returns it. */
+export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
+`;
+}
