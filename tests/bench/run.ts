@@ -1,0 +1,61 @@
+// npm run bench: performance figures, printed as a table (never asserted inside npm test).
+// Measured today: the schema pipeline (load, lint, generate) and request validation throughput.
+// The API figures of DESIGN.md section 8 join this table with the server.
+import { performance } from "node:perf_hooks";
+import { resolve } from "node:path";
+import { createAjv } from "../../src/schema/ajv.ts";
+import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/schemas.ts";
+import { loadProject } from "../../codegen/load.ts";
+import { lintProject } from "../../codegen/lint.ts";
+import { generateFiles, withFreshDocuments } from "../../codegen/generate.ts";
+
+const root = resolve(import.meta.dirname, "../..");
+const rows: [string, string][] = [];
+
+function time<T>(label: string, fn: () => T): T {
+  const start = performance.now();
+  const result = fn();
+  rows.push([label, `${(performance.now() - start).toFixed(1)} ms`]);
+  return result;
+}
+
+async function timeAsync<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const result = await fn();
+  rows.push([label, `${(performance.now() - start).toFixed(1)} ms`]);
+  return result;
+}
+
+/** Median over `samples` batches of `batch` calls of fn, in microseconds per call (timers are too coarse for one). */
+function median(samples: number, batch: number, fn: () => void): number {
+  const perCall: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const start = performance.now();
+    for (let j = 0; j < batch; j++) fn();
+    perCall.push(((performance.now() - start) * 1000) / batch);
+  }
+  perCall.sort((a, b) => a - b);
+  return perCall[Math.floor(samples / 2)];
+}
+
+const project = time("load schemas, manifest, locales", () => loadProject(root));
+const fresh = time("generate document schemas (ts-json-schema-generator)", () => withFreshDocuments(project));
+time("lint (meta-schema, semantics, ajv strict)", () => lintProject(fresh));
+await timeAsync("generate types, resources, registry, OpenAPI", () => generateFiles(fresh));
+const ajv = time("compile every schema (ajv strict)", () => {
+  const instance = createAjv([defsSchema, ...documentSchemas, ...Object.values(entitySchemas)]);
+  for (const name of Object.keys(entitySchemas)) instance.getSchema(name);
+  return instance;
+});
+for (const name of ["order", "system_setting", "goods"] as const) {
+  const validate = ajv.getSchema(name)!;
+  const example = entitySchemas[name].examples![0];
+  for (let i = 0; i < 10_000; i++) validate(example);
+  const micros = median(101, 1000, () => validate(example));
+  rows.push([`validate one ${name} (median of 101 × 1,000)`, `${micros.toFixed(2)} µs`]);
+}
+rows.push(["heap used", `${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(1)} MiB`]);
+
+const width = Math.max(...rows.map(([label]) => label.length));
+console.log(`${"measure".padEnd(width)}  value`);
+for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${value}`);

@@ -1,0 +1,172 @@
+// Every entity schema compiles with ajv in strict mode, accepts its own example, and rejects the
+// example broken in each way its rules forbid; plus the SPEC section 5 rules case by case.
+import { describe, expect, it } from "vitest";
+import type { ErrorObject } from "ajv";
+import { createAjv } from "../../src/schema/ajv.ts";
+import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/schemas.ts";
+import type { JsonSchemaEntity, JsonSchemaNode } from "../../src/schema/types.ts";
+import { resolveRef } from "../../codegen/keys.ts";
+
+const ajv = createAjv([defsSchema, ...documentSchemas, ...Object.values(entitySchemas)]);
+const validatorOf = (entity: string) => ajv.getSchema(entity)!;
+const clone = <T>(value: T): T => structuredClone(value);
+const resolve = (node: JsonSchemaNode) => resolveRef({ defs: defsSchema }, node).node;
+
+function errorsOf(entity: string, data: unknown): ErrorObject[] {
+  const validate = validatorOf(entity);
+  return validate(data) ? [] : (validate.errors ?? []);
+}
+
+/** Where an error points: the field it names (required) or the path it sits at. */
+const fieldOf = (e: ErrorObject) =>
+  e.keyword === "required"
+    ? `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`
+    : e.instancePath;
+
+const entries = Object.entries(entitySchemas) as [string, JsonSchemaEntity][];
+
+describe.each(entries)("schema %s", (name, schema) => {
+  const example = schema.examples![0] as Record<string, unknown>;
+
+  it("compiles in strict mode and accepts its example", () => {
+    expect(errorsOf(name, example)).toEqual([]);
+  });
+
+  it("rejects the example without each required field", () => {
+    for (const field of schema.required ?? []) {
+      const broken = clone(example);
+      delete broken[field];
+      expect(errorsOf(name, broken).map(fieldOf), field).toContain(`/${field}`);
+    }
+  });
+
+  it("rejects unknown fields (no mass assignment)", () => {
+    const errors = errorsOf(name, { ...example, injected_owner: 1 });
+    expect(errors.some((e) => e.keyword === "additionalProperties")).toBe(true);
+  });
+
+  it("rejects broken money, fractions and enum values", () => {
+    for (const [field, raw] of Object.entries(schema.properties)) {
+      const node = resolve(raw);
+      const cases: unknown[] = [];
+      if (node["x-money"]) cases.push(1.5, -1, "12.00");
+      if (node["x-fraction"]) cases.push(1.5, -0.1, "6%");
+      if (node.enum) cases.push("__not_a_value__");
+      for (const value of cases) {
+        const errors = errorsOf(name, { ...example, [field]: value });
+        expect(
+          errors.map((e) => e.instancePath),
+          `${field} = ${JSON.stringify(value)}`,
+        ).toContain(`/${field}`);
+      }
+    }
+  });
+
+  it("puts a violated cross-field rule on its field", () => {
+    for (const rule of schema["x-compare"] ?? []) {
+      const other = example[rule.other];
+      // Each rule must be exercised: the example carries both of its fields.
+      expect(other, `example of ${name} lacks ${rule.other}`).toBeDefined();
+      expect(example[rule.field], `example of ${name} lacks ${rule.field}`).toBeDefined();
+      const violating: Record<string, unknown> = {
+        eq: typeof other === "string" ? `${other}x` : (other as number) + 1,
+        ne: other,
+        lt: other,
+        lte: (other as number) + 1,
+        gt: other,
+        gte: (other as number) - 1,
+      };
+      const errors = errorsOf(name, { ...example, [rule.field]: violating[rule.op] });
+      const hit = errors.find((e) => e.keyword === "x-compare" && e.instancePath === `/${rule.field}`);
+      expect(hit?.params, `${name} ${rule.name}`).toMatchObject({ rule: rule.name, entity: name });
+    }
+  });
+});
+
+describe("SPEC section 5 rules", () => {
+  const example = (entity: string) =>
+    clone(entitySchemas[entity as keyof typeof entitySchemas].examples![0]) as Record<string, unknown>;
+  const valid = (entity: string, data: unknown) => errorsOf(entity, data).length === 0;
+
+  it("new password must equal confirm password", () => {
+    const change = example("password_change");
+    expect(valid("password_change", change)).toBe(true);
+    const errors = errorsOf("password_change", { ...change, confirm_password: "different-1" });
+    expect(errors.map((e) => [e.keyword, e.instancePath])).toEqual([["x-compare", "/confirm_password"]]);
+    expect(valid("agent", { ...example("agent"), confirm_password: "nope-nope" })).toBe(false);
+  });
+
+  it("login needs account and password", () => {
+    expect(errorsOf("login", {}).map(fieldOf).sort()).toEqual(["/account", "/password"]);
+  });
+
+  it("deposit is 0 to 99 yuan", () => {
+    const plan = example("deposit_plan");
+    expect(valid("deposit_plan", { ...plan, deposit: 0 })).toBe(true);
+    expect(valid("deposit_plan", { ...plan, deposit: 9900 })).toBe(true);
+    expect(valid("deposit_plan", { ...plan, deposit: 9901 })).toBe(false);
+    expect(valid("deposit_plan", { ...plan, deposit: -100 })).toBe(false);
+  });
+
+  it("withdraw fee and discounts are fractions", () => {
+    const settings = example("system_setting");
+    expect(valid("system_setting", { ...settings, withdraw_fee: 0.06 })).toBe(true);
+    expect(valid("system_setting", { ...settings, withdraw_fee: 6 })).toBe(false);
+    const goodsSettings = example("goods_setting");
+    expect(valid("goods_setting", { ...goodsSettings, two_discount: 0.5 })).toBe(true);
+    expect(valid("goods_setting", { ...goodsSettings, two_discount: 50 })).toBe(false);
+  });
+
+  it("goods with specs need a spec name and price", () => {
+    const goods = example("goods");
+    const { spec_name: _name, ...withoutName } = goods;
+    expect(errorsOf("goods", withoutName).map(fieldOf)).toContain("/spec_name");
+    expect(valid("goods", { ...withoutName, open_spec: 0 })).toBe(true);
+  });
+
+  it("a bank transfer needs the bank details", () => {
+    const withdrawal = example("withdrawal");
+    const bank: Record<string, unknown> = { ...withdrawal, payout_method: "bank_transfer" };
+    for (const field of ["bank_name", "account_number"]) delete bank[field];
+    expect(errorsOf("withdrawal", bank).map(fieldOf)).toEqual(
+      expect.arrayContaining(["/bank_name", "/account_number"]),
+    );
+  });
+
+  it("a lane cannot hold more than its capacity", () => {
+    const lane = example("machine_channel");
+    expect(
+      errorsOf("machine_channel", { ...lane, left: (lane.count as number) + 1 }).map((e) => e.instancePath),
+    ).toEqual(["/left"]);
+  });
+
+  it("uploads carry their rules: images compress toward 800 KB, music is mp3 only", () => {
+    const image = resolve({ $ref: "defs#/definitions/image" });
+    expect(image["x-upload"]).toMatchObject({ maxBytes: 20 * 1024 * 1024, compressTo: 800 * 1024 });
+    const music = resolve(entitySchemas.system_setting.properties.bg_music);
+    expect(music["x-upload"]?.accept).toEqual(["audio/mpeg"]);
+  });
+});
+
+describe("page layout document (generated from TypeScript)", () => {
+  const layout = (modules: unknown[]) => ({ ...(entitySchemas.page.examples![0] as object), layout: { modules } });
+
+  it("accepts a well-formed layout", () => {
+    const modules = [
+      { id: "b1", type: "banner", count: 3, interval: 4000 },
+      { id: "g1", type: "grid", columns: 3, style: "three_grid", ratio: "4:5", items: [{ image: "/a.png" }] },
+      { id: "p1", type: "goods", columns: 2, showPrice: true },
+    ];
+    expect(errorsOf("page", layout(modules))).toEqual([]);
+  });
+
+  it("rejects unknown modules and out-of-range columns", () => {
+    expect(errorsOf("page", layout([{ id: "x", type: "video" }])).length).toBeGreaterThan(0);
+    expect(errorsOf("page", layout([{ id: "p1", type: "goods", columns: 4, showPrice: true }])).length).toBeGreaterThan(
+      0,
+    );
+    expect(
+      errorsOf("page", layout([{ id: "p1", type: "goods", columns: 1.5, showPrice: true }])).length,
+    ).toBeGreaterThan(0);
+  });
+});
