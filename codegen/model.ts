@@ -57,6 +57,7 @@ export interface SchemaNode {
   "x-immutable"?: true;
   "x-relation"?: { entity: string };
   "x-upload"?: XUpload;
+  "x-store"?: "hash" | "none";
   "x-generated-from"?: string;
   [key: string]: unknown;
 }

@@ -84,6 +84,7 @@ export const annotationKeywords = [
   "x-immutable",
   "x-relation",
   "x-upload",
+  "x-store",
   "x-generated-from",
 ] as const;
 
