@@ -136,4 +136,6 @@ export const VALIDATION_KEYWORDS = [
   "x-compare",
   "readOnly",
   "x-immutable",
+  "x-relation",
+  "unique",
 ] as const;
