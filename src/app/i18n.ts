@@ -51,6 +51,7 @@ export async function initI18n(namespaces: string[]): Promise<typeof i18n> {
       fallbackLng: "en",
       ns: namespaces,
       defaultNS: "common",
+      returnEmptyString: false,
       interpolation: { escapeValue: false },
       detection: {
         order: ["localStorage", "navigator"],

@@ -1,0 +1,140 @@
+// One database interface over PGlite (embedded, the default) and PostgreSQL (DATABASE_URL): the same
+// SQL runs on both. Repositories take a Db, which is either the database or a transaction.
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+export interface Db extends Queryable {
+  /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs several statements (no parameters), e.g. DDL. */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+  readonly kind: "pglite" | "postgres";
+}
+
+// Values as the API and the schemas have them, on both drivers: int8 (ids, money, counts) as numbers
+// (every value we store fits in 2^53), timestamps as ISO 8601 strings, dates as YYYY-MM-DD.
+const OID = { int8: 20, numeric: 1700, date: 1082, timestamp: 1114, timestamptz: 1184 };
+const toIso = (value: string) =>
+  new Date(value.includes("T") || /[+-]\d\d(:\d\d)?$/.test(value) ? value : `${value}Z`).toISOString();
+const PARSERS: Record<number, (value: string) => unknown> = {
+  [OID.int8]: (value) => Number(value),
+  [OID.numeric]: (value) => Number(value),
+  [OID.date]: (value) => value,
+  [OID.timestamp]: toIso,
+  [OID.timestamptz]: toIso,
+};
+for (const [oid, parse] of Object.entries(PARSERS)) pg.types.setTypeParser(Number(oid), parse);
+
+export class DataDirLockedError extends Error {}
+
+/** A PID lock in the data folder: PGlite allows one process per folder. */
+function lockDataDir(dir: string): () => void {
+  const file = join(dir, "server.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(readFileSync(file, "utf8"));
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new DataDirLockedError(
+          `The data folder ${dir} is in use by another server (pid ${pid}). Stop it first, or give this one another DATA_DIR, or use DATABASE_URL for several instances.`,
+        );
+      }
+      rmSync(file, { force: true }); // left behind by a process that is gone
+    }
+  }
+  throw new DataDirLockedError(`Could not lock the data folder ${dir}.`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** PGlite in a folder, or in memory when dataDir is undefined. */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  let unlock = () => {};
+  if (dataDir) {
+    const dir = resolve(dataDir);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    unlock = lockDataDir(dir);
+  }
+  let db: PGlite;
+  try {
+    db = new PGlite({ dataDir: dataDir ? join(resolve(dataDir), "pgdata") : undefined, parsers: PARSERS });
+    await db.waitReady;
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  return {
+    kind: "pglite",
+    query: (sql, params) => db.query(sql, params) as never,
+    exec: async (sql) => {
+      await db.exec(sql);
+    },
+    transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => tx.query(sql, params) as never })),
+    close: async () => {
+      await db.close();
+      unlock();
+    },
+  };
+}
+
+/** PostgreSQL; `schema` (created if missing) isolates a test run's tables in a shared database. */
+export async function openPostgres(url: string, schema?: string): Promise<Db> {
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema if not exists ${schema}`);
+    await admin.end();
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.PG_POOL_MAX ?? 10),
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  await pool.query("select 1");
+  return {
+    kind: "postgres",
+    query: (sql, params) => pool.query(sql, params) as never,
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const result = await fn({ query: (sql, params) => client.query(sql, params) as never });
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+export function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Db> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}

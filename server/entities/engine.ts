@@ -1,0 +1,419 @@
+// The generic operations every entity gets from its schema: list, detail, pickers, add, update,
+// delete to the recycle bin, recover, destroy, state transitions, singleton settings, audit history.
+import { scrypt as scryptCb, randomBytes, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import type { Queryable } from "../db/db.ts";
+import { q } from "../db/migrate.ts";
+import { badRequest, conflict, HttpError, notFound, type FieldError } from "../http/errors.ts";
+import type { Transition } from "../../src/schema/types.ts";
+import { scopeOf, requirePermission, type Ctx } from "./context.ts";
+import { hooksOf } from "./hooks.ts";
+import { modelOf, resolveNode, SYSTEM_COLUMNS, type EntityModel } from "./model.ts";
+import * as repo from "./repository.ts";
+import type { ListQuery, Row } from "./repository.ts";
+import { assertValid, fieldError, transitionValidator, validatorFor } from "./validation.ts";
+
+/** What a read shows in place of a stored secret; sent back unchanged, it keeps the secret. */
+export const MASK = "******";
+
+// ---------------------------------------------------------------- passwords (scrypt, OWASP: N=2^17, r=8, p=1)
+
+/** OWASP's scrypt parameters; SCRYPT_N lowers the cost for tests only (each hash records its own). */
+const scryptParams = () => ({ N: Number(process.env.SCRYPT_N ?? 2 ** 17), r: 8, p: 1 });
+
+function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCb(password, salt, 32, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const params = scryptParams();
+  const key = await scrypt(password, salt, params);
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString("base64")}$${key.toString("base64")}`;
+}
+
+export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
+  const [scheme, n, r, p, salt, key] = (stored ?? "").split("$");
+  if (scheme !== "scrypt" || !key) return false;
+  const expected = Buffer.from(key, "base64");
+  const actual = await scrypt(password, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+// ---------------------------------------------------------------- rows as the API shows them
+
+export function toApi(model: EntityModel, row: Row): Row {
+  const out: Row = { id: row.id, version: row.version, created_at: row.created_at, updated_at: row.updated_at };
+  if (model.recycle && row.deleted_at) out.deleted_at = row.deleted_at;
+  if (model.scoped && row.agent_id !== null && row.agent_id !== undefined) out.agent_id = row.agent_id;
+  for (const field of model.fields.values()) {
+    if (!field.stored || model.hashed.has(field.name)) continue;
+    const value = row[field.name];
+    if (value === null || value === undefined) continue;
+    out[field.name] = model.writeOnly.has(field.name) ? MASK : value;
+  }
+  return out;
+}
+
+function defaultsOf(model: EntityModel): Row {
+  const out: Row = {};
+  for (const field of model.fields.values()) if (field.node.default !== undefined) out[field.name] = field.node.default;
+  return out;
+}
+
+// ---------------------------------------------------------------- audit
+
+export async function audit(
+  tx: Queryable,
+  ctx: Ctx,
+  entity: string,
+  recordId: number | null,
+  action: string,
+  changes: unknown,
+): Promise<void> {
+  await tx.query(
+    `insert into sys_audit (actor_kind, actor_id, entity, record_id, action, changes) values ($1, $2, $3, $4, $5, $6)`,
+    [
+      ctx.principal.kind,
+      ctx.principal.id,
+      entity,
+      recordId,
+      action,
+      changes === undefined ? null : JSON.stringify(changes),
+    ],
+  );
+}
+
+const redact = (model: EntityModel, field: string, value: unknown) =>
+  model.writeOnly.has(field) ? "[redacted]" : value;
+
+// ---------------------------------------------------------------- input checks shared by add and update
+
+function asObject(body: unknown): Row {
+  if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "badQuery");
+  return body as Row;
+}
+
+/** Fields a client may never set: system columns, read-only fields, state fields. */
+function forbiddenOnCreate(model: EntityModel, body: Row, ctx: Ctx): FieldError[] {
+  return Object.keys(body)
+    .filter((f) => SYSTEM_COLUMNS.includes(f) || model.readOnly.has(f) || model.stateFields.has(f))
+    .map((f) => fieldError(model, f, "readOnly", ctx.lng));
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Values to store: stored fields only, passwords hashed, documents as JSON. */
+async function storable(model: EntityModel, data: Row): Promise<Row> {
+  const out: Row = {};
+  for (const [name, value] of Object.entries(data)) {
+    const field = model.fields.get(name);
+    if (!field || !field.stored) continue;
+    out[name] = model.hashed.has(name) && typeof value === "string" ? await hashPassword(value) : value;
+  }
+  return out;
+}
+
+/** A new password needs its confirmation: the never-stored partner of an x-compare eq rule. */
+function missingConfirmations(model: EntityModel, changes: Row, ctx: Ctx): FieldError[] {
+  return (model.schema["x-compare"] ?? [])
+    .filter(
+      (rule) => rule.op === "eq" && model.hashed.has(rule.other) && rule.other in changes && !(rule.field in changes),
+    )
+    .map((rule) => fieldError(model, rule.field, "required", ctx.lng));
+}
+
+/** Every relation points at a record the caller may see. */
+async function checkRelations(tx: Queryable, ctx: Ctx, model: EntityModel, values: Row): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    const relation = model.schema.properties[name]?.["x-relation"];
+    if (!relation || value === null || value === undefined) continue;
+    const target = modelOf(relation.entity);
+    const ids = (Array.isArray(value) ? value : [value]) as number[];
+    if (ids.length === 0) continue;
+    const scope = scopeOf(ctx.principal);
+    for (const id of new Set(ids)) {
+      if (!(await repo.findById(tx, target, scope, id))) {
+        errors.push(fieldError(model, name, "x-relation", ctx.lng));
+        break;
+      }
+    }
+  }
+  if (errors.length) throw badRequest(errors);
+}
+
+// ---------------------------------------------------------------- operations
+
+export async function listRecords(ctx: Ctx, model: EntityModel, query: ListQuery, recycled: boolean) {
+  const result = await repo.list(ctx.db, model, scopeOf(ctx.principal), query, recycled);
+  return { ...result, list: result.list.map((row) => toApi(model, row)) };
+}
+
+export async function detail(ctx: Ctx, model: EntityModel, id: number): Promise<Row> {
+  const row = await repo.findById(ctx.db, model, scopeOf(ctx.principal), id);
+  if (!row) throw notFound();
+  return toApi(model, row);
+}
+
+export async function pick(ctx: Ctx, model: EntityModel, search?: string): Promise<Row[]> {
+  return repo.options(ctx.db, model, scopeOf(ctx.principal), search);
+}
+
+export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promise<Row> {
+  const body = asObject(rawBody);
+  // Everything wrong is reported at once: fields the client may not set, and the schema's rules.
+  const refused = forbiddenOnCreate(model, body, ctx);
+  const data = {
+    ...defaultsOf(model),
+    ...Object.fromEntries(Object.entries(body).filter(([f]) => !refused.some((e) => e.field === f))),
+  };
+  assertValid(model, validatorFor(model, "create"), data, ctx.lng, refused);
+  const hooks = hooksOf(model.name);
+  return ctx.db.transaction(async (tx) => {
+    await checkRelations(tx, ctx, model, data);
+    const values = await storable(model, data);
+    if (model.scoped) Object.assign(values, { agent_id: ctx.principal.agentId, agent_path: ctx.principal.agentPath });
+    await hooks.beforeWrite?.(ctx, tx, values);
+    let row = await repo.insert(tx, model, values);
+    if (hooks.afterInsert) row = await hooks.afterInsert(ctx, tx, row);
+    await audit(
+      tx,
+      ctx,
+      model.name,
+      row.id as number,
+      "create",
+      Object.fromEntries(Object.keys(data).map((f) => [f, redact(model, f, data[f])])),
+    );
+    return toApi(model, row);
+  });
+}
+
+export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Promise<Row> {
+  const body = asObject(rawBody);
+  const id = Number(body.id);
+  const version = Number(body.version);
+  const missing: FieldError[] = [];
+  if (!Number.isInteger(id) || id < 1) missing.push({ field: "id", keyword: "required", message: "id" });
+  if (!Number.isInteger(version)) missing.push({ field: "version", keyword: "required", message: "version" });
+  if (missing.length) throw badRequest(missing);
+  return ctx.db.transaction(async (tx) => {
+    const existing = await repo.findById(tx, model, scopeOf(ctx.principal), id);
+    if (!existing) throw notFound();
+    if (existing.version !== version) throw conflict();
+    const current = toApi(model, existing);
+    const refused: FieldError[] = [];
+    const changes: Row = {};
+    for (const [name, value] of Object.entries(body)) {
+      if (name === "id" || name === "version") continue;
+      const isField = model.fields.has(name);
+      const serverManaged = SYSTEM_COLUMNS.includes(name) || model.readOnly.has(name) || model.stateFields.has(name);
+      if (!isField && !SYSTEM_COLUMNS.includes(name)) continue; // unknown: the validator names it below
+      if (serverManaged) {
+        if (!same(value, current[name])) refused.push(fieldError(model, name, "readOnly", ctx.lng));
+        continue;
+      }
+      if (model.writeOnly.has(name) && (value === MASK || value === null || value === undefined)) continue;
+      if (model.immutable.has(name) && !same(value, current[name])) {
+        refused.push(fieldError(model, name, "x-immutable", ctx.lng));
+        continue;
+      }
+      if (!same(value, current[name])) changes[name] = value;
+    }
+    // The record as it will be, minus what the client cannot know (secrets) unless it sets them.
+    const merged: Row = {};
+    for (const [name, value] of Object.entries(current)) {
+      if (
+        model.fields.has(name) &&
+        !model.writeOnly.has(name) &&
+        !model.readOnly.has(name) &&
+        !model.stateFields.has(name)
+      )
+        merged[name] = value;
+    }
+    for (const name of Object.keys(body))
+      if (!model.fields.has(name) && !SYSTEM_COLUMNS.includes(name) && name !== "id" && name !== "version")
+        merged[name] = body[name];
+    Object.assign(merged, changes);
+    refused.push(...missingConfirmations(model, changes, ctx));
+    assertValid(model, validatorFor(model, "update"), merged, ctx.lng, refused);
+    if (Object.keys(changes).length === 0) return current;
+    await checkRelations(tx, ctx, model, changes);
+    const values = await storable(model, changes);
+    await hooksOf(model.name).beforeWrite?.(ctx, tx, values, existing);
+    const row = await repo.updateAt(tx, model, scopeOf(ctx.principal), id, version, values);
+    if (!row) throw conflict();
+    await audit(
+      tx,
+      ctx,
+      model.name,
+      id,
+      "update",
+      Object.fromEntries(
+        Object.keys(changes).map((f) => [f, [redact(model, f, current[f]), redact(model, f, changes[f])]]),
+      ),
+    );
+    return toApi(model, row);
+  });
+}
+
+type BulkOp = "delete" | "recover" | "destroy";
+
+/** All or nothing: if any id is missing from the caller's scope (or not in the bin), nothing changes. */
+export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number[]): Promise<{ count: number }> {
+  if (ids.length === 0) throw badRequest([{ field: "id", keyword: "required", message: "id" }]);
+  const unique = [...new Set(ids)];
+  return ctx.db.transaction(async (tx) => {
+    const scope = scopeOf(ctx.principal);
+    const touched =
+      op === "delete"
+        ? await repo.remove(tx, model, scope, unique, ctx.principal.id)
+        : op === "recover"
+          ? await repo.recover(tx, model, scope, unique)
+          : await repo.destroy(tx, model, scope, unique);
+    if (touched.length !== unique.length) {
+      if (op === "destroy") {
+        const live = await Promise.all(unique.map((id) => repo.findById(tx, model, scope, id)));
+        if (live.some(Boolean)) throw new HttpError(409, "notInRecycleBin");
+      }
+      throw notFound();
+    }
+    const action = op === "delete" && model.recycle ? "recycle" : op;
+    for (const id of touched) await audit(tx, ctx, model.name, id, action, null);
+    return { count: touched.length };
+  });
+}
+
+/** Finds the transition a call runs: the only one, or the one named by `action` when several share a call. */
+export function transitionsOfCall(model: EntityModel, call: string): { field: string; transition: Transition }[] {
+  const found: { field: string; transition: Transition }[] = [];
+  for (const [field, transitions] of model.stateFields)
+    for (const t of transitions) if (t.call === call) found.push({ field, transition: t });
+  return found;
+}
+
+export async function runTransition(ctx: Ctx, model: EntityModel, call: string, rawBody: unknown): Promise<Row> {
+  const body = asObject(rawBody);
+  const candidates = transitionsOfCall(model, call);
+  const chosen =
+    candidates.length === 1 && body.action === undefined
+      ? candidates[0]
+      : candidates.find((c) => c.transition.action === body.action);
+  if (!chosen) {
+    throw badRequest([
+      { field: "action", keyword: "enum", message: candidates.map((c) => c.transition.action).join(", ") },
+    ]);
+  }
+  const { field, transition: t } = chosen;
+  requirePermission(ctx, `${model.name}.${t.action}`);
+  const { id: rawId, action: _action, version: rawVersion, ...input } = body;
+  const ids = (Array.isArray(rawId) ? rawId : [rawId]).map(Number);
+  if (ids.length !== 1 || !Number.isInteger(ids[0]) || ids[0] < 1)
+    throw badRequest([{ field: "id", keyword: "required", message: "id" }]);
+  assertValid(model, transitionValidator(model, t.action, t.input ?? [], t.requiredInput ?? []), input, ctx.lng);
+  return ctx.db.transaction(async (tx) => {
+    const scope = scopeOf(ctx.principal);
+    const before = await repo.findById(tx, model, scope, ids[0]);
+    if (!before) throw notFound();
+    // Cross-field rules see the record as it will be (e.g. refund <= amount paid).
+    assertValid(
+      model,
+      validatorFor(model, "update"),
+      { ...pickFields(model, toApi(model, before)), ...input },
+      ctx.lng,
+    );
+    const version = rawVersion === undefined ? undefined : Number(rawVersion);
+    const row = await repo.transition(tx, model, scope, ids[0], { field, from: t.from, to: t.to, input, version });
+    if (!row) throw conflict(version !== undefined && before.version !== version ? "staleVersion" : "stateConflict");
+    await audit(tx, ctx, model.name, ids[0], t.action, { [field]: [before[field], t.to], ...input });
+    return toApi(model, row);
+  });
+}
+
+function pickFields(model: EntityModel, record: Row): Row {
+  const out: Row = {};
+  for (const [name, value] of Object.entries(record))
+    if (model.fields.has(name) && !model.writeOnly.has(name)) out[name] = value;
+  return out;
+}
+
+const singletonKey = (ctx: Ctx, model: EntityModel) => (model.scoped ? ctx.principal.agentPath : "global");
+
+export async function getSingleton(ctx: Ctx, model: EntityModel): Promise<Row> {
+  const row = await repo.singleton(ctx.db, model, singletonKey(ctx, model));
+  return row ? toApi(model, row) : { ...defaultsOf(model), version: 0 };
+}
+
+export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknown): Promise<Row> {
+  const body = asObject(rawBody);
+  const { id: _id, version: rawVersion, created_at: _c, updated_at: _u, agent_id: _a, ...fields } = body;
+  const key = singletonKey(ctx, model);
+  return ctx.db.transaction(async (tx) => {
+    const existing = await repo.singleton(tx, model, key);
+    const version = Number(rawVersion ?? 0);
+    if ((existing?.version ?? 0) !== version) throw conflict();
+    const shown = existing ? toApi(model, existing) : {};
+    const current = existing ? pickFields(model, shown) : defaultsOf(model);
+    const system = { id: _id, created_at: _c, updated_at: _u, agent_id: _a };
+    const refused = [
+      ...Object.entries(system)
+        .filter(([f, v]) => v !== undefined && !same(v, shown[f]))
+        .map(([f]) => f),
+      ...Object.keys(fields).filter(
+        (f) => (model.readOnly.has(f) || SYSTEM_COLUMNS.includes(f)) && !same(fields[f], current[f]),
+      ),
+    ];
+    if (refused.length) throw badRequest(refused.map((f) => fieldError(model, f, "readOnly", ctx.lng)));
+    const merged: Row = { ...current };
+    for (const [name, value] of Object.entries(fields)) {
+      if (model.readOnly.has(name)) continue;
+      if (model.writeOnly.has(name) && (value === MASK || value === null)) continue;
+      merged[name] = value;
+    }
+    assertValid(model, validatorFor(model, "update"), merged, ctx.lng);
+    await checkRelations(tx, ctx, model, merged);
+    const values = await storable(
+      model,
+      Object.fromEntries(Object.entries(merged).filter(([f]) => !model.readOnly.has(f))),
+    );
+    let row: Row | undefined;
+    if (existing) row = await repo.updateAt(tx, model, {}, existing.id as number, version, values);
+    else {
+      const owner = model.scoped ? { agent_id: ctx.principal.agentId, agent_path: ctx.principal.agentPath } : {};
+      row = await repo.insert(tx, model, { ...values, ...owner, singleton_key: key });
+    }
+    if (!row) throw conflict();
+    await audit(
+      tx,
+      ctx,
+      model.name,
+      row.id as number,
+      existing ? "update" : "create",
+      Object.fromEntries(Object.keys(fields).map((f) => [f, redact(model, f, fields[f])])),
+    );
+    return toApi(model, row);
+  });
+}
+
+/** Who changed a record, when, and what: newest first. Needs the right to see the record. */
+export async function history(ctx: Ctx, model: EntityModel, id: number): Promise<Row[]> {
+  const record =
+    (await repo.findById(ctx.db, model, scopeOf(ctx.principal), id)) ??
+    (model.recycle ? await repo.findById(ctx.db, model, scopeOf(ctx.principal), id, true) : undefined);
+  if (!record) throw notFound();
+  const { rows } = await ctx.db.query<Row>(
+    `select a.id, a.at, a.action, a.changes, a.actor_kind, a.actor_id,
+            coalesce(m.nickname, o.nickname) as actor_name
+       from sys_audit a
+       left join ${q("agent")} m on a.actor_kind = 'agent' and m.id = a.actor_id
+       left join ${q("operator")} o on a.actor_kind = 'operator' and o.id = a.actor_id
+      where a.entity = $1 and a.record_id = $2 order by a.id desc limit 200`,
+    [model.name, id],
+  );
+  return rows;
+}
+
+export { resolveNode };

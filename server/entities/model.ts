@@ -1,0 +1,126 @@
+// The runtime model of an entity, derived once from its schema: which properties are stored in which
+// columns, which are read-only, write-only, immutable, hashed or never stored, which can be sorted and
+// filtered, its state machines. Everything the engine decides about an entity comes from here.
+import { defsSchema, entitySchemas } from "../../src/generated/schemas.ts";
+import type { JsonSchemaEntity, JsonSchemaNode, Transition, XEntity } from "../../src/schema/types.ts";
+
+export type FilterKind = "eq" | "like" | "range" | "in";
+export type ValueKind = "integer" | "number" | "string" | "boolean" | "datetime" | "date" | "json";
+
+export interface Field {
+  name: string;
+  node: JsonSchemaNode;
+  kind: ValueKind;
+  sqlType: string;
+  stored: boolean;
+}
+
+export interface EntityModel {
+  name: string;
+  table: string;
+  schema: JsonSchemaEntity;
+  x: XEntity;
+  fields: Map<string, Field>;
+  readOnly: Set<string>;
+  writeOnly: Set<string>;
+  immutable: Set<string>;
+  hashed: Set<string>;
+  stateFields: Map<string, Transition[]>;
+  sortable: Set<string>;
+  filters: Map<string, FilterKind>;
+  /** agent_id is a column of every scoped table; declared properties reuse it. */
+  scoped: boolean;
+  recycle: boolean;
+  singleton: boolean;
+  titleField?: string;
+}
+
+/** Columns the engine manages: never accepted from a client. */
+export const SYSTEM_COLUMNS = [
+  "id",
+  "created_at",
+  "updated_at",
+  "version",
+  "deleted_at",
+  "deleted_by",
+  "agent_id",
+  "agent_path",
+  "singleton_key",
+];
+
+export function resolveNode(node: JsonSchemaNode): JsonSchemaNode {
+  if (node.$ref?.startsWith("defs#/definitions/")) {
+    const def = defsSchema.definitions![node.$ref.slice(18)];
+    const { $ref: _ref, ...rest } = node;
+    return { ...resolveNode(def), ...rest };
+  }
+  return node;
+}
+
+function kindOf(node: JsonSchemaNode): { kind: ValueKind; sqlType: string } {
+  if (node.$ref) return { kind: "json", sqlType: "jsonb" }; // a document (page layout)
+  const type = Array.isArray(node.type) ? node.type[0] : node.type;
+  switch (type) {
+    case "integer":
+      return { kind: "integer", sqlType: "bigint" };
+    case "number":
+      return { kind: "number", sqlType: "double precision" };
+    case "boolean":
+      return { kind: "boolean", sqlType: "boolean" };
+    case "string":
+      if (node.format === "date-time") return { kind: "datetime", sqlType: "timestamptz" };
+      if (node.format === "date") return { kind: "date", sqlType: "date" };
+      return { kind: "string", sqlType: "text" };
+    default:
+      return { kind: "json", sqlType: "jsonb" };
+  }
+}
+
+export function buildModel(schema: JsonSchemaEntity): EntityModel {
+  const x = schema["x-entity"];
+  const fields = new Map<string, Field>();
+  const model: EntityModel = {
+    name: schema.$id,
+    table: x.table ?? schema.$id,
+    schema,
+    x,
+    fields,
+    readOnly: new Set(),
+    writeOnly: new Set(),
+    immutable: new Set(),
+    hashed: new Set(),
+    stateFields: new Map(Object.entries(schema["x-states"] ?? {}).map(([f, m]) => [f, m.transitions])),
+    sortable: new Set(["id", "created_at", "updated_at"]),
+    filters: new Map(),
+    scoped: x.scope === "agent",
+    recycle: x.recycle,
+    singleton: x.storage === "singleton",
+    titleField: x.titleField,
+  };
+  for (const [name, raw] of Object.entries(schema.properties)) {
+    const node = resolveNode(raw);
+    const { kind, sqlType } = kindOf(raw.$ref && !raw.$ref.startsWith("defs#") ? raw : node);
+    fields.set(name, { name, node, kind, sqlType, stored: raw["x-store"] !== "none" });
+    if (raw.readOnly || node.readOnly) model.readOnly.add(name);
+    if (node.writeOnly) model.writeOnly.add(name);
+    if (raw["x-immutable"]) model.immutable.add(name);
+    if (raw["x-store"] === "hash") model.hashed.add(name);
+    const ui = raw["x-ui"];
+    if (ui?.sortable) model.sortable.add(name);
+    if (ui?.filter) model.filters.set(name, ui.filter);
+  }
+  return model;
+}
+
+export const models: Map<string, EntityModel> = new Map(
+  Object.values(entitySchemas).map((schema) => [schema.$id, buildModel(schema)]),
+);
+
+/** Entities with rows in the database. */
+export const storedModels = (): EntityModel[] => [...models.values()].filter((m) => m.x.storage !== "input");
+
+export const modelOf = (name: string): EntityModel => {
+  const model = models.get(name);
+  if (!model) throw new Error(`no entity "${name}"`);
+  return model;
+};

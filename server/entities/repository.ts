@@ -1,0 +1,242 @@
+// All SQL of the generic engine. Every statement carries the caller's scope in its WHERE clause, so a
+// row outside the caller's subtree is never read, changed, deleted, recovered or destroyed.
+import type { Queryable } from "../db/db.ts";
+import { q } from "../db/migrate.ts";
+import type { EntityModel } from "./model.ts";
+
+export type Row = Record<string, unknown>;
+
+export interface Scope {
+  /** Agent path prefix the caller may see ("/1/5/"); undefined for the platform admin. */
+  path?: string;
+  /** Operators see only the devices bound to them (and what belongs to those devices). */
+  operatorId?: number;
+}
+
+export type Condition = { field: string; op: "eq" | "like" | "gte" | "lte" | "in"; value: unknown };
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+  sort: string;
+  order: "asc" | "desc";
+  where: Condition[];
+}
+
+export interface ListResult {
+  list: Row[];
+  total: number;
+  /** false when total is the planner's estimate (more than COUNT_CAP rows match). */
+  total_exact: boolean;
+  page: number;
+  limit: number;
+}
+
+/** Counting stops here; beyond it the total is estimated, so paging a huge table stays fast. */
+export const COUNT_CAP = 10_000;
+
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] {
+  const conditions: string[] = [];
+  if (model.scoped && scope.path !== undefined)
+    conditions.push(`${q("agent_path")} like ${p.add(`${escapeLike(scope.path)}%`)}`);
+  if (scope.operatorId !== undefined) {
+    const bound = `(select machine_id from ${q("operator_binding")} where operator_id = ${p.add(scope.operatorId)})`;
+    if (model.name === "machine") conditions.push(`id in ${bound}`);
+    else if (model.fields.has("operator_id")) conditions.push(`operator_id = ${p.add(scope.operatorId)}`);
+    else if (model.fields.has("machine_id")) conditions.push(`machine_id in ${bound}`);
+  }
+  return conditions;
+}
+
+function baseConditions(model: EntityModel, scope: Scope, p: Params, recycled: boolean): string[] {
+  const conditions = scopeConditions(model, scope, p);
+  if (model.recycle) conditions.push(recycled ? "deleted_at is not null" : "deleted_at is null");
+  return conditions;
+}
+
+const where = (conditions: string[]) => (conditions.length ? ` where ${conditions.join(" and ")}` : "");
+
+function filterCondition(c: Condition, p: Params): string {
+  const column = q(c.field);
+  switch (c.op) {
+    case "eq":
+      return `${column} = ${p.add(c.value)}`;
+    case "like":
+      return `${column} ilike ${p.add(`%${escapeLike(String(c.value))}%`)}`;
+    case "gte":
+      return `${column} >= ${p.add(c.value)}`;
+    case "lte":
+      return `${column} <= ${p.add(c.value)}`;
+    case "in":
+      return `${column} = any(${p.add(c.value)})`;
+  }
+}
+
+export async function list(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  query: ListQuery,
+  recycled = false,
+): Promise<ListResult> {
+  const p = new Params();
+  const conditions = [...baseConditions(model, scope, p, recycled), ...query.where.map((c) => filterCondition(c, p))];
+  const from = `from ${q(model.table)}${where(conditions)}`;
+  const filterParams = [...p.values];
+  const order = `order by ${q(query.sort)} ${query.order}${query.sort === "id" ? "" : `, id ${query.order}`}`;
+  const page = db.query<Row>(
+    `select * ${from} ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
+    filterParams,
+  );
+  const counted = db.query<{ n: number }>(
+    `select count(*)::int as n from (select 1 ${from} limit ${COUNT_CAP + 1}) s`,
+    filterParams,
+  );
+  const [{ rows }, count] = await Promise.all([page, counted]);
+  let total = count.rows[0].n;
+  let exact = true;
+  if (total > COUNT_CAP) {
+    const plan = await db.query<{ "QUERY PLAN": unknown }>(`explain (format json) select 1 ${from}`, filterParams);
+    const raw = plan.rows[0]["QUERY PLAN"];
+    const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: { "Plan Rows": number } }[];
+    total = Math.max(COUNT_CAP + 1, Math.round(parsed[0].Plan["Plan Rows"]));
+    exact = false;
+  }
+  return { list: rows, total, total_exact: exact, page: query.page, limit: query.limit };
+}
+
+export async function findById(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  id: number,
+  recycled = false,
+): Promise<Row | undefined> {
+  const p = new Params();
+  const conditions = [`id = ${p.add(id)}`, ...baseConditions(model, scope, p, recycled)];
+  const { rows } = await db.query<Row>(`select * from ${q(model.table)}${where(conditions)}`, p.values);
+  return rows[0];
+}
+
+/** id and title of every record the caller may pick; `search` narrows by title. */
+export async function options(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  search?: string,
+  limit = 500,
+): Promise<Row[]> {
+  const p = new Params();
+  const title = model.titleField ?? "id";
+  const conditions = baseConditions(model, scope, p, false);
+  if (search) conditions.push(`${q(title)}::text ilike ${p.add(`%${escapeLike(search)}%`)}`);
+  const { rows } = await db.query<Row>(
+    `select id, ${q(title)}::text as title from ${q(model.table)}${where(conditions)} order by ${q(title)} limit ${limit}`,
+    p.values,
+  );
+  return rows;
+}
+
+const jsonValue = (model: EntityModel, field: string, value: unknown) =>
+  model.fields.get(field)?.kind === "json" && value !== null && value !== undefined ? JSON.stringify(value) : value;
+
+export async function insert(db: Queryable, model: EntityModel, values: Row): Promise<Row> {
+  const p = new Params();
+  const columns = Object.keys(values);
+  const placeholders = columns.map((c) => p.add(jsonValue(model, c, values[c])));
+  const sql = columns.length
+    ? `insert into ${q(model.table)} (${columns.map(q).join(", ")}) values (${placeholders.join(", ")}) returning *`
+    : `insert into ${q(model.table)} default values returning *`;
+  return (await db.query<Row>(sql, p.values)).rows[0];
+}
+
+/** Updates one row at the given version; undefined when no row matched (missing, out of scope or stale). */
+export async function updateAt(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  id: number,
+  version: number | undefined,
+  values: Row,
+): Promise<Row | undefined> {
+  const p = new Params();
+  const sets = Object.keys(values).map((c) => `${q(c)} = ${p.add(jsonValue(model, c, values[c]))}`);
+  sets.push("version = version + 1", "updated_at = now()");
+  const conditions = [`id = ${p.add(id)}`, ...baseConditions(model, scope, p, false)];
+  if (version !== undefined) conditions.push(`version = ${p.add(version)}`);
+  const { rows } = await db.query<Row>(
+    `update ${q(model.table)} set ${sets.join(", ")}${where(conditions)} returning *`,
+    p.values,
+  );
+  return rows[0];
+}
+
+/** The state change of a transition, only from an allowed state: atomic in one statement. */
+export async function transition(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  id: number,
+  change: { field: string; from: unknown[]; to: unknown; input: Row; version?: number },
+): Promise<Row | undefined> {
+  const p = new Params();
+  const values: Row = { ...change.input, [change.field]: change.to };
+  const sets = Object.keys(values).map((c) => `${q(c)} = ${p.add(jsonValue(model, c, values[c]))}`);
+  sets.push("version = version + 1", "updated_at = now()");
+  const conditions = [
+    `id = ${p.add(id)}`,
+    `${q(change.field)} = any(${p.add(change.from)})`,
+    ...baseConditions(model, scope, p, false),
+  ];
+  if (change.version !== undefined) conditions.push(`version = ${p.add(change.version)}`);
+  const { rows } = await db.query<Row>(
+    `update ${q(model.table)} set ${sets.join(", ")}${where(conditions)} returning *`,
+    p.values,
+  );
+  return rows[0];
+}
+
+/** Soft delete (recycle) or delete; returns the ids it touched. */
+export async function remove(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  ids: number[],
+  actor: number,
+): Promise<number[]> {
+  const p = new Params();
+  const conditions = [`id = any(${p.add(ids)})`, ...baseConditions(model, scope, p, false)];
+  const sql = model.recycle
+    ? `update ${q(model.table)} set deleted_at = now(), deleted_by = ${p.add(actor)}, version = version + 1${where(conditions)} returning id`
+    : `delete from ${q(model.table)}${where(conditions)} returning id`;
+  return (await db.query<{ id: number }>(sql, p.values)).rows.map((r) => r.id);
+}
+
+export async function recover(db: Queryable, model: EntityModel, scope: Scope, ids: number[]): Promise<number[]> {
+  const p = new Params();
+  const conditions = [`id = any(${p.add(ids)})`, ...baseConditions(model, scope, p, true)];
+  const sql = `update ${q(model.table)} set deleted_at = null, deleted_by = null, version = version + 1, updated_at = now()${where(conditions)} returning id`;
+  return (await db.query<{ id: number }>(sql, p.values)).rows.map((r) => r.id);
+}
+
+export async function destroy(db: Queryable, model: EntityModel, scope: Scope, ids: number[]): Promise<number[]> {
+  const p = new Params();
+  const conditions = [`id = any(${p.add(ids)})`, ...baseConditions(model, scope, p, true)];
+  return (
+    await db.query<{ id: number }>(`delete from ${q(model.table)}${where(conditions)} returning id`, p.values)
+  ).rows.map((r) => r.id);
+}
+
+export async function singleton(db: Queryable, model: EntityModel, key: string): Promise<Row | undefined> {
+  return (await db.query<Row>(`select * from ${q(model.table)} where singleton_key = $1`, [key])).rows[0];
+}

@@ -1,0 +1,86 @@
+// npm start: builds the console if it is missing or older than its sources, brings the database up to
+// the schemas, seeds the demo data on first start (SEED=none skips it), serves console and API on PORT.
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { DataDirLockedError, openDatabase, type Db } from "./db/db.ts";
+import { migrate } from "./db/migrate.ts";
+import { buildApp } from "./http/app.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const CONSOLE_DIR = join(ROOT, "dist/console");
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+async function ensureConsoleBuilt(): Promise<void> {
+  const index = join(CONSOLE_DIR, "index.html");
+  const sources = ["src", "locales", "index.html", "vite.config.ts"].map((p) => join(ROOT, p)).filter(existsSync);
+  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newestMtime))) return;
+  console.log("Building the console (first start or sources changed)...");
+  const { build } = await import("vite");
+  await build({ root: ROOT, logLevel: "warn" });
+}
+
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT ?? 8080);
+  const host = process.env.HOST ?? "0.0.0.0";
+  const databaseUrl = process.env.DATABASE_URL;
+  const dataDir = process.env.DATA_DIR ?? join(ROOT, "data");
+  const started = performance.now();
+
+  if (process.env.SKIP_CONSOLE_BUILD !== "1") await ensureConsoleBuilt();
+
+  let db: Db;
+  try {
+    db = await openDatabase({ databaseUrl, dataDir });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { statements } = await migrate(db);
+  if (statements.length)
+    console.log(`Database brought up to the schemas: ${statements.length} change(s), recorded in sys_migration.`);
+
+  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from "agent"`);
+  if (rows[0].n === 0 && process.env.SEED !== "none") {
+    console.log("Empty database: seeding the demo data (SEED=none skips this)...");
+    const { seedDemo } = await import("./seed/demo.ts");
+    await seedDemo(db, { log: (line) => console.log(`  ${line}`) });
+  }
+
+  const app = await buildApp({
+    db,
+    consoleDir: CONSOLE_DIR,
+    logger: process.env.LOG === "1",
+    trustProxy: process.env.TRUST_PROXY,
+  });
+  await app.listen({ port, host });
+  const memory = (process.memoryUsage().rss / 1024 / 1024).toFixed(0);
+  console.log(
+    `Merchant console ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${memory} MiB) on http://localhost:${port}/`,
+  );
+  console.log(`  database: ${databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${dataDir}`}`);
+  console.log(
+    `  API: http://localhost:${port}/merchant/openapi.json — sign in with POST /merchant/login { "account": "admin", "password": "admin123" }`,
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: closing the server and the database...`);
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+await main();
