@@ -1,6 +1,6 @@
-// npm run bench: performance figures, printed as a table (never asserted inside npm test).
-// Measured today: the schema pipeline (load, lint, generate) and request validation throughput.
-// The API figures of DESIGN.md section 8 join this table with the server.
+// npm run bench [-- --orders N]: performance figures, printed as a table (never asserted in npm test):
+// the schema pipeline, request validation, and the API figures of DESIGN.md section 8 over N orders
+// (default 1,000,000) on PGlite, or on PostgreSQL when DATABASE_URL is set.
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import { createAjv } from "../../src/schema/ajv.ts";
@@ -8,6 +8,7 @@ import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/
 import { loadProject } from "../../codegen/load.ts";
 import { lintProject } from "../../codegen/lint.ts";
 import { generateFiles, withFreshDocuments } from "../../codegen/generate.ts";
+import { benchApi } from "./api.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const rows: [string, string][] = [];
@@ -54,7 +55,9 @@ for (const name of ["order", "system_setting", "goods"] as const) {
   const micros = median(101, 1000, () => validate(example));
   rows.push([`validate one ${name} (median of 101 × 1,000)`, `${micros.toFixed(2)} µs`]);
 }
-rows.push(["heap used", `${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(1)} MiB`]);
+const ordersArg = process.argv.indexOf("--orders");
+const orders = ordersArg > 0 ? Number(process.argv[ordersArg + 1]) : 1_000_000;
+rows.push(...(await benchApi(orders, (line) => console.error(line))));
 
 const width = Math.max(...rows.map(([label]) => label.length));
 console.log(`${"measure".padEnd(width)}  value`);

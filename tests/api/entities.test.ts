@@ -1,0 +1,427 @@
+// The generic entity API, generated from the schemas: for every stored entity, what its x-entity calls
+// and x-states allow (list paging, sorting and filters; add; update with optimistic locking; recycle
+// bin; transitions; singletons; export), acting as the platform admin on a fresh database.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MASK } from "../../server/entities/engine.ts";
+import { models, modelOf, type EntityModel, type Field } from "../../server/entities/model.ts";
+import { MAX_LIMIT } from "../../server/entities/query.ts";
+import { createTestApp, type Client, type TestApp } from "./helper.ts";
+import {
+  clientField,
+  editOf,
+  errorFields,
+  Fixtures,
+  has,
+  otherValueOf,
+  relationOf,
+  transitionBody,
+  transitionsOf,
+  urlOf,
+  type FieldErrors,
+  type ListData,
+  type Row,
+} from "./fixtures.ts";
+
+let t: TestApp;
+let fx: Fixtures;
+let admin: Client;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new Fixtures(t);
+  admin = await fx.client("admin");
+});
+afterAll(() => t?.close());
+
+const tables = [...models.values()].filter((m) => m.x.storage === "table").map((m) => m.name);
+const singletons = [...models.values()].filter((m) => m.x.storage === "singleton").map((m) => m.name);
+
+/** Checks that a record shows what was sent: secrets masked or absent, hashed and unstored fields never. */
+function expectShows(model: EntityModel, sent: Row, shown: Row): void {
+  for (const [name, value] of Object.entries(sent)) {
+    const field = model.fields.get(name)!;
+    if (model.hashed.has(name) || !field.stored) expect(shown[name], name).toBeUndefined();
+    else if (model.writeOnly.has(name)) expect([MASK, undefined], name).toContain(shown[name]);
+    else if (field.kind === "datetime")
+      expect(Date.parse(shown[name] as string), name).toBe(Date.parse(value as string));
+    else expect(shown[name], name).toEqual(value);
+  }
+  for (const name of model.writeOnly) {
+    if (typeof sent[name] === "string") expect(JSON.stringify(shown)).not.toContain(sent[name]);
+  }
+}
+
+/** Three distinct values of a field, ascending. */
+function ascending(field: Field): unknown[] {
+  switch (field.kind) {
+    case "integer":
+      return [1, 2, 3];
+    case "number":
+      return [1.5, 2.5, 3.5];
+    case "datetime":
+      return ["2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z", "2026-01-03T00:00:00.000Z"];
+    case "date":
+      return ["2026-01-01", "2026-01-02", "2026-01-03"];
+    default:
+      return ["alpha", "bravo", "charlie"];
+  }
+}
+
+/** Two distinct values a filter on the field can tell apart. */
+function twoValues(field: Field): [unknown, unknown] {
+  if (field.node.enum) return [field.node.enum[0], field.node.enum[1]];
+  switch (field.kind) {
+    case "integer":
+      return [11, 12];
+    case "number":
+      return [1.5, 2.5];
+    case "boolean":
+      return [true, false];
+    case "datetime":
+      return ["2026-01-01T00:00:00.000Z", "2026-02-01T00:00:00.000Z"];
+    case "date":
+      return ["2026-01-01", "2026-02-01"];
+    default:
+      return ["Alpha-one", "Bravo-two"];
+  }
+}
+
+/** An id no record has, as the relation field takes it (one id or a list). */
+const missing = (model: EntityModel, field: string) =>
+  model.fields.get(field)!.node.type === "array" ? [999_999] : 999_999;
+
+const q = (value: unknown) => encodeURIComponent(String(value));
+const sorted = (ids: unknown[]) => [...ids].map(Number).sort((a, b) => a - b);
+
+describe.each(tables)("%s", (name) => {
+  const model = modelOf(name);
+  const list = urlOf(model, "list");
+
+  describe("list", () => {
+    let ids: number[];
+    beforeAll(async () => {
+      ids = [];
+      for (let i = 0; i < 3; i++) ids.push((await fx.createRecord(name, "admin")).id as number);
+    });
+
+    it("pages with limit and page", async () => {
+      const first = await admin.get<ListData>(`${list}?limit=2`);
+      expect(first.status, first.raw).toBe(200);
+      expect(first.body.data.list).toHaveLength(2);
+      expect(first.body.data.total).toBeGreaterThanOrEqual(3);
+      expect(first.body.data).toMatchObject({ page: 1, limit: 2 });
+      const second = await admin.get<ListData>(`${list}?limit=2&page=2`);
+      expect(second.body.data.page).toBe(2);
+      expect(second.body.data.list.length).toBeGreaterThanOrEqual(1);
+      const seen = first.body.data.list.map((r) => r.id);
+      for (const row of second.body.data.list) expect(seen).not.toContain(row.id);
+    });
+
+    const sortField =
+      [...model.sortable].find((f) => model.fields.get(f)?.stored && model.fields.get(f)?.kind !== "json") ?? "id";
+    it(`sorts by ${sortField} both ways`, async () => {
+      if (sortField !== "id") {
+        // Values opposite to the ids' order, so a sort that ignored the field would show.
+        const values = ascending(model.fields.get(sortField)!).reverse();
+        for (const [i, id] of ids.entries()) await fx.setColumn(name, id, sortField, values[i]);
+      }
+      const expected = sortField === "id" ? ids : [...ids].reverse();
+      const asc = await admin.get<ListData>(`${list}?id=${ids.join(",")}&sort=${sortField}&order=asc`);
+      expect(asc.status, asc.raw).toBe(200);
+      expect(asc.body.data.list.map((r) => r.id)).toEqual(expected);
+      const desc = await admin.get<ListData>(`${list}?id=${ids.join(",")}&sort=${sortField}&order=desc`);
+      expect(desc.body.data.list.map((r) => r.id)).toEqual([...expected].reverse());
+    });
+
+    for (const [field, kind] of model.filters) {
+      const spec = model.fields.get(field);
+      if (!spec?.stored || spec.kind === "json") continue;
+      it(`filters by ${field} (${kind})`, async () => {
+        const [a, b] = twoValues(spec);
+        await fx.setColumn(name, ids[0], field, a);
+        await fx.setColumn(name, ids[1], field, a);
+        await fx.setColumn(name, ids[2], field, b);
+        const only = `${list}?id=${ids.join(",")}&`;
+        const match = async (query: string) => {
+          const reply = await admin.get<ListData>(only + query);
+          expect(reply.status, `${query}: ${reply.raw}`).toBe(200);
+          return sorted(reply.body.data.list.map((r) => r.id));
+        };
+        if (kind === "like")
+          expect(await match(`${field}_like=${q(String(a).slice(2, 7))}`)).toEqual(sorted(ids.slice(0, 2)));
+        if (kind === "eq" || kind === "in") expect(await match(`${field}=${q(a)}`)).toEqual(sorted(ids.slice(0, 2)));
+        if (kind === "in") expect(await match(`${field}=${q(a)},${q(b)}`)).toEqual(sorted(ids));
+        if (kind === "range") {
+          expect(await match(`${field}_gte=${q(a)}&${field}_lte=${q(a)}`)).toEqual(sorted(ids.slice(0, 2)));
+          expect(await match(`${field}_gte=${q(b)}`)).toEqual(sorted(ids.slice(2)));
+        }
+      });
+    }
+
+    it("refuses an unknown query parameter or sort field", async () => {
+      const unknown = await admin.get(`${list}?no_such_field=1`);
+      expect(unknown.status).toBe(400);
+      expect(errorFields(unknown)).toContain("no_such_field");
+      const badSort = await admin.get(`${list}?sort=no_such_field`);
+      expect(badSort.status).toBe(400);
+      expect(errorFields(badSort)).toContain("sort");
+    });
+
+    it(`caps limit at ${MAX_LIMIT}`, async () => {
+      const reply = await admin.get<ListData>(`${list}?limit=1000`);
+      expect(reply.status).toBe(200);
+      expect(reply.body.data.limit).toBe(200);
+    });
+  });
+
+  if (has(model, "add")) {
+    describe("add", () => {
+      it("accepts a valid record and shows the same values", async () => {
+        const body = await fx.makeRecord(name, "admin");
+        const reply = await admin.post<Row>(urlOf(model, "add"), body);
+        expect(reply.status, reply.raw).toBe(200);
+        expect(reply.body.data.version).toBe(1);
+        const shown = await fx.read(name, "admin", reply.body.data.id);
+        expect(shown).toBeDefined();
+        expectShows(model, body, shown!);
+      });
+
+      it("refuses a record without each required field, one at a time", async () => {
+        const body = await fx.makeRecord(name, "admin");
+        const before = await fx.count(name);
+        const mustSend = (model.schema.required ?? []).filter(
+          (f) => clientField(model, f) && model.fields.get(f)!.node.default === undefined,
+        );
+        for (const field of mustSend) {
+          const { [field]: _omitted, ...rest } = body;
+          const reply = await admin.post(urlOf(model, "add"), rest);
+          expect(reply.status, field).toBe(400);
+          expect(errorFields(reply), field).toContain(field);
+        }
+        expect(await fx.count(name)).toBe(before);
+      });
+
+      it("refuses a value of the wrong type", async () => {
+        const body = await fx.makeRecord(name, "admin");
+        const [field, value] = Object.entries(body)[0];
+        const wrong = typeof value === "string" ? 12345 : "not a number";
+        const reply = await admin.post(urlOf(model, "add"), { ...body, [field]: wrong });
+        expect(reply.status).toBe(400);
+        expect(errorFields(reply)).toContain(field);
+      });
+
+      const relations = [...model.fields.keys()].filter((f) => clientField(model, f) && relationOf(model, f));
+      if (relations.length > 0) {
+        it(`refuses ${relations.join(", ")} pointing at a record that does not exist`, async () => {
+          const body = await fx.makeRecord(name, "admin");
+          for (const field of relations) {
+            const reply = await admin.post<FieldErrors>(urlOf(model, "add"), {
+              ...body,
+              [field]: missing(model, field),
+            });
+            expect(reply.status, field).toBe(400);
+            expect(reply.body.data.errors).toContainEqual(expect.objectContaining({ field, keyword: "x-relation" }));
+          }
+        });
+      }
+
+      if (model.scoped) {
+        it("gives a record added by agent_a to agent_a", async () => {
+          const record = await fx.createRecord(name, "agent_a");
+          const { path } = await fx.owner("agent_a");
+          expect(((await fx.row(name, record.id))!.agent_path as string).startsWith(path)).toBe(true);
+          expect(await fx.read(name, "admin", record.id)).toBeDefined();
+        });
+      }
+    });
+  }
+
+  if (has(model, "update")) {
+    describe("update", () => {
+      it("takes back the record as read with one field changed, and refuses the stale version", async () => {
+        const created = await fx.createRecord(name, "admin");
+        const record = (await fx.read(name, "admin", created.id))!;
+        const edit = editOf(model, record);
+        expect(edit, "an editable field").toBeDefined();
+        const body = { ...record, [edit!.field]: edit!.value };
+        const reply = await admin.post<Row>(urlOf(model, "update"), body);
+        expect(reply.status, reply.raw).toBe(200);
+        expect(reply.body.data.version).toBe((record.version as number) + 1);
+        expect(reply.body.data[edit!.field]).toEqual(edit!.value);
+        const stale = await admin.post(urlOf(model, "update"), body);
+        expect(stale.status, stale.raw).toBe(409);
+        expect((await fx.row(name, created.id))!.version).toBe((record.version as number) + 1);
+      });
+
+      it("refuses a field the entity does not have", async () => {
+        const { id } = await fx.createRecord(name, "admin");
+        const record = (await fx.read(name, "admin", id))!;
+        const reply = await admin.post(urlOf(model, "update"), { ...record, no_such_field: 1 });
+        expect(reply.status).toBe(400);
+        expect(errorFields(reply)).toContain("no_such_field");
+        expect((await fx.row(name, id))!.version).toBe(record.version);
+      });
+
+      if (model.immutable.size > 0) {
+        it(`refuses a change to ${[...model.immutable].join(", ")} (x-immutable)`, async () => {
+          const created = await fx.createRecord(name, "admin");
+          for (const field of model.immutable) {
+            const record = (await fx.read(name, "admin", created.id))!;
+            const [other] = otherValueOf(model.fields.get(field)!, record[field]);
+            const reply = await admin.post<FieldErrors>(urlOf(model, "update"), { ...record, [field]: other });
+            expect(reply.status, field).toBe(400);
+            expect(reply.body.data.errors).toContainEqual(expect.objectContaining({ field, keyword: "x-immutable" }));
+            expect((await fx.row(name, created.id))![field]).toEqual(record[field]);
+          }
+        });
+      }
+    });
+  }
+
+  if (has(model, "delete")) {
+    describe("delete", () => {
+      if (model.recycle) {
+        it("moves to the recycle bin; recover brings back; destroy from the bin removes for good", async () => {
+          const { id } = await fx.createRecord(name, "admin");
+          const deleted = await admin.del(`${urlOf(model, "delete")}?id=${id}`);
+          expect(deleted.status, deleted.raw).toBe(200);
+          expect(await fx.listed(name, "admin", [id])).toEqual([]);
+          expect(await fx.listed(name, "admin", [id], true)).toEqual([id]);
+
+          const recovered = await admin.post(urlOf(model, "recover"), { id: [id] });
+          expect(recovered.status, recovered.raw).toBe(200);
+          expect(await fx.listed(name, "admin", [id])).toEqual([id]);
+          expect(await fx.listed(name, "admin", [id], true)).toEqual([]);
+
+          await admin.del(`${urlOf(model, "delete")}?id=${id}`);
+          const destroyed = await admin.del(`${urlOf(model, "destroy")}?id=${id}`);
+          expect(destroyed.status, destroyed.raw).toBe(200);
+          expect(await fx.listed(name, "admin", [id], true)).toEqual([]);
+          if (has(model, "detail")) expect((await admin.get(`${urlOf(model, "detail")}?id=${id}`)).status).toBe(404);
+          expect(await fx.row(name, id)).toBeUndefined();
+        });
+
+        it("refuses to destroy a record that is not in the bin", async () => {
+          const { id } = await fx.createRecord(name, "admin");
+          const reply = await admin.del(`${urlOf(model, "destroy")}?id=${id}`);
+          expect(reply.status, reply.raw).toBe(409);
+          expect(await fx.listed(name, "admin", [id])).toEqual([id]);
+        });
+      } else {
+        it("removes the record", async () => {
+          const { id } = await fx.createRecord(name, "admin");
+          const reply = await admin.del(`${urlOf(model, "delete")}?id=${id}`);
+          expect(reply.status, reply.raw).toBe(200);
+          expect(await fx.listed(name, "admin", [id])).toEqual([]);
+          if (has(model, "detail")) expect((await admin.get(`${urlOf(model, "detail")}?id=${id}`)).status).toBe(404);
+          expect(await fx.row(name, id)).toBeUndefined();
+        });
+      }
+
+      it("takes many ids at once", async () => {
+        const ids = [(await fx.createRecord(name, "admin")).id, (await fx.createRecord(name, "admin")).id];
+        const reply = await admin.del<{ count: number }>(`${urlOf(model, "delete")}?id=${ids.join(",")}`);
+        expect(reply.status, reply.raw).toBe(200);
+        expect(reply.body.data.count).toBe(2);
+        expect(await fx.listed(name, "admin", ids)).toEqual([]);
+        if (model.recycle) {
+          const recovered = await admin.post(urlOf(model, "recover"), { id: ids });
+          expect(recovered.status).toBe(200);
+          expect(sorted(await fx.listed(name, "admin", ids))).toEqual(sorted(ids));
+        }
+      });
+    });
+  }
+
+  const transitions = transitionsOf(model);
+  if (transitions.length > 0) {
+    describe("transitions", () => {
+      for (const { field, tr } of transitions) {
+        it(`${tr.action}: ${field} ${tr.from.join("|")} → ${tr.to} (${tr.call})`, async () => {
+          const { id } = await fx.createRecord(name, "admin");
+          await fx.setColumn(name, id, field, tr.from[0]);
+          const url = urlOf(model, tr.call);
+          const reply = await admin.post<Row>(url, transitionBody(model, tr, id));
+          expect(reply.status, reply.raw).toBe(200);
+          expect(reply.body.data[field]).toEqual(tr.to);
+          expect((await fx.row(name, id))![field]).toEqual(tr.to);
+          if (!tr.from.includes(tr.to)) {
+            const again = await admin.post(url, transitionBody(model, tr, id));
+            expect(again.status, again.raw).toBe(409);
+          }
+        });
+      }
+    });
+  }
+
+  if (has(model, "export")) {
+    it("exports the records as a CSV attachment", async () => {
+      const ids = [(await fx.createRecord(name, "admin")).id, (await fx.createRecord(name, "admin")).id];
+      const reply = await admin.get(urlOf(model, "export"));
+      expect(reply.status).toBe(200);
+      expect(String(reply.headers["content-type"])).toMatch(/^text\/csv/);
+      expect(String(reply.headers["content-disposition"])).toMatch(/^attachment; filename=".+\.csv"$/);
+      const lines = reply.raw.split("\r\n");
+      for (const id of ids)
+        expect(
+          lines.some((line) => line.startsWith(`${id},`)),
+          `row ${id}`,
+        ).toBe(true);
+    });
+  }
+});
+
+describe.each(singletons)("%s (singleton)", (name) => {
+  const model = modelOf(name);
+
+  it("answers the defaults at version 0, stores a valid record, refuses a stale version", async () => {
+    const empty = await admin.get<Row>(urlOf(model, "get"));
+    expect(empty.status, empty.raw).toBe(200);
+    expect(empty.body.data.version).toBe(0);
+    for (const field of model.fields.values()) {
+      if (field.node.default !== undefined) expect(empty.body.data[field.name], field.name).toEqual(field.node.default);
+    }
+
+    const body = await fx.makeRecord(name, "admin");
+    const set = await admin.post<Row>(urlOf(model, "set"), { ...body, version: 0 });
+    expect(set.status, set.raw).toBe(200);
+    expect(set.body.data.version).toBe(1);
+    const stored = await admin.get<Row>(urlOf(model, "get"));
+    expect(stored.body.data.version).toBe(1);
+    expectShows(model, body, stored.body.data);
+
+    const stale = await admin.post(urlOf(model, "set"), { ...body, version: 0 });
+    expect(stale.status, stale.raw).toBe(409);
+    expect((await admin.get<Row>(urlOf(model, "get"))).body.data.version).toBe(1);
+  });
+
+  const relations = [...model.fields.keys()].filter((f) => relationOf(model, f));
+  if (relations.length > 0) {
+    it(`refuses ${relations.join(", ")} pointing at a record that does not exist`, async () => {
+      const current = (await admin.get<Row>(urlOf(model, "get"))).body.data;
+      const body = await fx.makeRecord(name, "admin");
+      for (const field of relations) {
+        const reply = await admin.post<FieldErrors>(urlOf(model, "set"), {
+          ...body,
+          [field]: missing(model, field),
+          version: current.version,
+        });
+        expect(reply.status, `${field}: ${reply.raw}`).toBe(400);
+        expect(reply.body.data.errors).toContainEqual(expect.objectContaining({ field, keyword: "x-relation" }));
+      }
+      expect((await admin.get<Row>(urlOf(model, "get"))).body.data.version).toBe(current.version);
+    });
+  }
+
+  it("takes back what get answered (masked secrets kept) with one field changed", async () => {
+    const current = (await admin.get<Row>(urlOf(model, "get"))).body.data;
+    const before = (await t.db.query<Row>(`select * from "${model.table}" where id = $1`, [current.id])).rows[0];
+    const edit = editOf(model, current)!;
+    const reply = await admin.post<Row>(urlOf(model, "set"), { ...current, [edit.field]: edit.value });
+    expect(reply.status, reply.raw).toBe(200);
+    expect(reply.body.data.version).toBe((current.version as number) + 1);
+    expect(reply.body.data[edit.field]).toEqual(edit.value);
+    const after = (await t.db.query<Row>(`select * from "${model.table}" where id = $1`, [current.id])).rows[0];
+    for (const secret of model.writeOnly) expect(after[secret], secret).toEqual(before[secret]);
+  });
+});

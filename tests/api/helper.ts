@@ -1,0 +1,143 @@
+// A fresh app per test file: in-memory PGlite, or, when DATABASE_URL is set, a throwaway schema in
+// that PostgreSQL (the same tests, unchanged). Accounts follow DESIGN.md section 6, with fast hashes.
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import { openPglite, openPostgres, type Db } from "../../server/db/db.ts";
+import { migrate } from "../../server/db/migrate.ts";
+import { buildApp } from "../../server/http/app.ts";
+import { hashPassword } from "../../server/entities/engine.ts";
+import { permissionKeys } from "../../src/generated/schemas.ts";
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  ids: Record<"admin" | "agent_a" | "agent_a1" | "agent_b" | "operator_a" | "roleAgent" | "roleNarrow", number>;
+  /** Signs in and returns a client that sends the token, Locale and Source headers. */
+  as(account: string, password?: string): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: { code: number; message: string; data: T };
+  headers: Record<string, unknown>;
+  raw: string;
+}
+
+export interface Client {
+  token: string;
+  get<T = unknown>(url: string): Promise<Reply<T>>;
+  post<T = unknown>(url: string, payload?: unknown): Promise<Reply<T>>;
+  del<T = unknown>(url: string, payload?: unknown): Promise<Reply<T>>;
+  lng: string;
+}
+
+export async function call<T>(app: FastifyInstance, options: InjectOptions): Promise<Reply<T>> {
+  const response = await app.inject(options);
+  let body: Reply<T>["body"];
+  try {
+    body = response.json();
+  } catch {
+    body = { code: response.statusCode, message: "", data: undefined as T };
+  }
+  return { status: response.statusCode, body, headers: response.headers, raw: response.body };
+}
+
+export function client(app: FastifyInstance, token: string, lng = "en"): Client {
+  const headers = { authorization: `Bearer ${token}`, locale: lng, source: "pc" };
+  return {
+    token,
+    lng,
+    get: (url) => call(app, { method: "GET", url, headers }),
+    post: (url, payload) => call(app, { method: "POST", url, headers, payload: payload as never }),
+    del: (url, payload) =>
+      call(app, { method: "DELETE", url, headers, ...(payload ? { payload: payload as never } : {}) }),
+  };
+}
+
+/** Permissions of a level-1 agent in the tests: everything but platform administration. */
+const PLATFORM_ONLY = /^(role|version|application|plugin|payment_setting|system_setting)\./;
+
+export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const db = await openPglite();
+    return { db, drop: () => db.close() };
+  }
+  const schema = `test_${randomBytes(6).toString("hex")}`;
+  const db = await openPostgres(url, schema);
+  return {
+    db,
+    drop: async () => {
+      await db.query(`drop schema ${schema} cascade`);
+      await db.close();
+    },
+  };
+}
+
+export async function createTestApp(): Promise<TestApp> {
+  process.env.SCRYPT_N ??= "1024";
+  const { db, drop } = await openTestDb();
+  await migrate(db);
+  const agentPermissions = permissionKeys.filter((p) => !PLATFORM_ONLY.test(p));
+  const narrow = ["goods.list", "goods.detail", "order.list", "machine.list"];
+  const role = async (name: string, level: number, permissions: string[]) =>
+    (
+      await db.query<{ id: number }>(`insert into "role" (name, level, permissions) values ($1, $2, $3) returning id`, [
+        name,
+        level,
+        JSON.stringify(permissions),
+      ])
+    ).rows[0].id;
+  const roleAdmin = await role("Platform admin", 0, [...permissionKeys]);
+  const roleAgent = await role("Level-1 agent", 1, agentPermissions);
+  const roleNarrow = await role("Viewer", 2, narrow);
+  const admin123 = await hashPassword("admin123");
+  const demo123 = await hashPassword("demo123");
+  const agent = async (account: string, password: string, roleId: number, parent?: { id: number; path: string }) => {
+    const { rows } = await db.query<{ id: number }>(
+      `insert into "agent" (nickname, account, password, phone, role_id, parent_role_id, pid) values ($1, $2, $3, '+85512000000', $4, $4, $5) returning id`,
+      [account.replace("_", " "), account, password, roleId, parent?.id ?? null],
+    );
+    const id = rows[0].id;
+    const path = `${parent?.path ?? "/"}${id}/`;
+    await db.query(`update "agent" set agent_path = $1, agent_id = $2 where id = $2`, [path, id]);
+    return { id, path };
+  };
+  const admin = await agent("admin", admin123, roleAdmin);
+  const a = await agent("agent_a", demo123, roleAgent, admin);
+  const a1 = await agent("agent_a1", demo123, roleNarrow, a);
+  const b = await agent("agent_b", demo123, roleAgent, admin);
+  const { rows } = await db.query<{ id: number }>(
+    `insert into "operator" (nickname, account, password, refill, agent_id, agent_path) values ('Operator A', 'operator_a', $1, 1, $2, $3) returning id`,
+    [demo123, a.id, a.path],
+  );
+  const app = await buildApp({ db });
+  const passwords: Record<string, string> = { admin: "admin123" };
+  return {
+    app,
+    db,
+    ids: {
+      admin: admin.id,
+      agent_a: a.id,
+      agent_a1: a1.id,
+      agent_b: b.id,
+      operator_a: rows[0].id,
+      roleAgent,
+      roleNarrow,
+    },
+    async as(account, password = passwords[account] ?? "demo123") {
+      const reply = await call<{ token: string }>(app, {
+        method: "POST",
+        url: "/merchant/login",
+        payload: { account, password },
+      });
+      if (reply.status !== 200) throw new Error(`login ${account}: ${reply.status} ${reply.raw}`);
+      return client(app, reply.body.data.token);
+    },
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}

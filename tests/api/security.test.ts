@@ -1,0 +1,408 @@
+// The security suite, generated from the models rather than written per endpoint: agent scope on every
+// call of every scoped entity, mass assignment on every add and update, relations across scopes, and
+// role and operator permissions on every call.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { permissionOfCall } from "../../codegen/permissions.ts";
+import type { CallKind } from "../../src/schema/types.ts";
+import { OPERATOR_PERMISSIONS, OPERATOR_RESTOCK_PERMISSIONS } from "../../server/http/auth.ts";
+import { models, modelOf } from "../../server/entities/model.ts";
+import { createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
+import {
+  clientField,
+  editOf,
+  errorFields,
+  exampleOf,
+  Fixtures,
+  has,
+  otherValueOf,
+  relationOf,
+  sampleOf,
+  transitionBody,
+  transitionsOf,
+  urlOf,
+  type FieldErrors,
+  type ListData,
+  type Row,
+} from "./fixtures.ts";
+
+let t: TestApp;
+let fx: Fixtures;
+let agentA: Client;
+let agentB: Client;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new Fixtures(t);
+  agentA = await fx.client("agent_a");
+  agentB = await fx.client("agent_b");
+});
+afterAll(() => t?.close());
+
+const stored = [...models.values()].filter((m) => m.x.storage !== "input");
+const tables = stored.filter((m) => m.x.storage === "table");
+const scopedTables = tables.filter((m) => m.scoped).map((m) => m.name);
+const scopedSingletons = stored.filter((m) => m.singleton && m.scoped).map((m) => m.name);
+const addable = tables.filter((m) => has(m, "add")).map((m) => m.name);
+
+const expectRefused = (reply: Reply, field: string, keyword = "readOnly") => {
+  expect(reply.status, `${field}: ${reply.raw}`).toBe(400);
+  expect((reply.body.data as FieldErrors).errors).toContainEqual(expect.objectContaining({ field, keyword }));
+};
+
+describe.each(scopedTables)("agent_a against agent_b's %s", (name) => {
+  const model = modelOf(name);
+  let id: number;
+  /** agent_b's record as detail (or the list) shows it to the platform admin. */
+  let asAdmin: Row;
+
+  beforeAll(async () => {
+    id = (await fx.createRecord(name, "agent_b")).id as number;
+    asAdmin = (await fx.read(name, "admin", id))!;
+  });
+
+  /** Runs a check and proves agent_b's row is the same afterwards, to the last column. */
+  const unchangedAfter = async (check: () => Promise<void>) => {
+    const before = await fx.row(name, id);
+    expect(before).toBeDefined();
+    await check();
+    expect(await fx.row(name, id)).toEqual(before);
+  };
+
+  it("cannot read it: detail, list, picker, export and history", async () => {
+    expect(await fx.listed(name, "agent_b", [id])).toEqual([id]);
+    expect(await fx.listed(name, "agent_a", [id])).toEqual([]);
+    const all = await agentA.get<ListData>(`${urlOf(model, "list")}?limit=200`);
+    expect(all.body.data.list.map((r) => r.id)).not.toContain(id);
+    if (has(model, "detail")) {
+      expect((await agentB.get(`${urlOf(model, "detail")}?id=${id}`)).status).toBe(200);
+      expect((await agentA.get(`${urlOf(model, "detail")}?id=${id}`)).status).toBe(404);
+    }
+    if (has(model, "all")) {
+      const picker = await agentA.get<Row[]>(urlOf(model, "all"));
+      expect(picker.status).toBe(200);
+      expect(picker.body.data.map((r) => r.id)).not.toContain(id);
+      expect((await agentB.get<Row[]>(urlOf(model, "all"))).body.data.map((r) => r.id)).toContain(id);
+    }
+    if (has(model, "export")) {
+      const file = await agentA.get(urlOf(model, "export"));
+      expect(file.status).toBe(200);
+      expect(file.raw.split("\r\n").some((line) => line.startsWith(`${id},`))).toBe(false);
+    }
+    const history = `/merchant/record-history?entity=${name}&id=${id}`;
+    expect((await agentB.get(history)).status).toBe(200);
+    expect((await agentA.get(history)).status).toBe(404);
+  });
+
+  if (has(model, "update")) {
+    it("cannot update it", () =>
+      unchangedAfter(async () => {
+        const edit = editOf(model, asAdmin);
+        const body = edit ? { ...asAdmin, [edit.field]: edit.value } : asAdmin;
+        const reply = await agentA.post(urlOf(model, "update"), body);
+        expect(reply.status, reply.raw).toBe(404);
+      }));
+  }
+
+  for (const { field, tr } of transitionsOf(model)) {
+    it(`cannot ${tr.action} it (${tr.call})`, async () => {
+      await fx.setColumn(name, id, field, tr.from[0]);
+      await unchangedAfter(async () => {
+        const reply = await agentA.post(urlOf(model, tr.call), transitionBody(model, tr, id));
+        expect(reply.status, reply.raw).toBe(404);
+      });
+    });
+  }
+
+  if (has(model, "delete")) {
+    it("cannot delete it, alone or among its own records", async () => {
+      const own = (await fx.createRecord(name, "agent_a")).id;
+      await unchangedAfter(async () => {
+        expect((await agentA.del(`${urlOf(model, "delete")}?id=${id}`)).status).toBe(404);
+        expect((await agentA.del(`${urlOf(model, "delete")}?id=${own},${id}`)).status).toBe(404);
+      });
+      // All or nothing: agent_a's own record was not deleted either.
+      expect(await fx.listed(name, "agent_a", [own])).toEqual([own]);
+    });
+  }
+
+  if (model.recycle) {
+    it("cannot see, recover or destroy it in agent_b's recycle bin", async () => {
+      expect((await agentB.del(`${urlOf(model, "delete")}?id=${id}`)).status).toBe(200);
+      await unchangedAfter(async () => {
+        expect(await fx.listed(name, "agent_a", [id], true)).toEqual([]);
+        expect((await agentA.post(urlOf(model, "recover"), { id: [id] })).status).toBe(404);
+        expect((await agentA.del(`${urlOf(model, "destroy")}?id=${id}`)).status).toBe(404);
+      });
+      expect(await fx.listed(name, "agent_b", [id], true)).toEqual([id]);
+      expect((await agentB.post(urlOf(model, "recover"), { id: [id] })).status).toBe(200);
+    });
+  }
+
+  it("can read the rows of its subordinate agent_a1", async () => {
+    const sub = (await fx.createRecord(name, "agent_a1")).id;
+    expect(await fx.listed(name, "agent_a", [sub])).toEqual([sub]);
+    expect(await fx.listed(name, "agent_b", [sub])).toEqual([]);
+    if (has(model, "detail")) expect((await agentA.get(`${urlOf(model, "detail")}?id=${sub}`)).status).toBe(200);
+  });
+});
+
+describe.each(scopedSingletons)("agent_a against agent_b's %s (singleton)", (name) => {
+  const model = modelOf(name);
+
+  it("neither sees nor changes agent_b's settings", async () => {
+    const body = await fx.makeRecord(name, "agent_b");
+    const set = await agentB.post<Row>(urlOf(model, "set"), { ...body, version: 0 });
+    expect(set.status, set.raw).toBe(200);
+    const before = await fx.row(name, set.body.data.id);
+
+    const seen = await agentA.get<Row>(urlOf(model, "get"));
+    expect(seen.status).toBe(200);
+    expect(seen.body.data.version).toBe(0);
+    expect(seen.body.data.id).toBeUndefined();
+
+    const own = await fx.makeRecord(name, "agent_a");
+    expect((await agentA.post(urlOf(model, "set"), { ...own, version: set.body.data.version })).status).toBe(409);
+    // Sending agent_b's record (its id, owner, timestamps) as one's own is refused, and changes nothing.
+    const hijack = await agentA.post(urlOf(model, "set"), { ...set.body.data, ...own, version: 0 });
+    expect(hijack.status).toBe(400);
+    expect(JSON.stringify(hijack.body.data)).toContain('"field":"id"');
+    expect(await fx.row(name, set.body.data.id)).toEqual(before);
+    expect((await agentA.post(urlOf(model, "set"), { ...own, version: 0 })).status).toBe(200);
+    expect((await agentB.get<Row>(urlOf(model, "get"))).body.data).toEqual(set.body.data);
+    const a = await fx.owner("agent_a");
+    const { rows } = await t.db.query(
+      `select agent_id, agent_path, singleton_key from "${model.table}" where id <> $1`,
+      [set.body.data.id],
+    );
+    expect(rows).toEqual([{ agent_id: a.id, agent_path: a.path, singleton_key: a.path }]);
+  });
+});
+
+describe.each(addable)("mass assignment on %s", (name) => {
+  const model = modelOf(name);
+  const managed = [
+    ...new Set([
+      "id",
+      "version",
+      "created_at",
+      "updated_at",
+      "deleted_at",
+      "agent_id",
+      "agent_path",
+      ...model.readOnly,
+      ...model.stateFields.keys(),
+    ]),
+  ];
+  /** agent_a where its role may add this entity, else the platform admin. */
+  let caller: "agent_a" | "admin";
+  let client: Client;
+  let forged: Row;
+
+  beforeAll(async () => {
+    caller = (await fx.may("agent_a", permissionOfCall(name, "add"))) ? "agent_a" : "admin";
+    client = await fx.client(caller);
+    const b = await fx.owner("agent_b");
+    const example = exampleOf(model);
+    const when = "2020-01-01T00:00:00.000Z";
+    forged = {
+      id: 999_999,
+      version: 7,
+      created_at: when,
+      updated_at: when,
+      deleted_at: when,
+      agent_id: b.id,
+      agent_path: b.path,
+    };
+    for (const field of managed) {
+      const spec = model.fields.get(field);
+      if (spec && field !== "agent_id") forged[field] = example[field] ?? sampleOf(spec);
+    }
+  });
+
+  it(`add refuses ${managed.join(", ")}`, async () => {
+    const body = await fx.makeRecord(name, caller);
+    const before = await fx.count(name);
+    for (const field of managed) {
+      expectRefused(await client.post(urlOf(model, "add"), { ...body, [field]: forged[field] }), field);
+    }
+    expect(await fx.count(name)).toBe(before);
+  });
+
+  if (has(model, "update")) {
+    it("update refuses a change of owner, version, read-only or state field", async () => {
+      const { id } = await fx.createRecord(name, caller);
+      const record = (await fx.read(name, caller, id))!;
+      const before = await fx.row(name, id);
+      for (const field of managed.filter((f) => !["id", "version"].includes(f))) {
+        const spec = model.fields.get(field);
+        const value = spec ? otherValueOf(spec, record[field])[0] : forged[field];
+        expectRefused(await client.post(urlOf(model, "update"), { ...record, [field]: value }), field);
+      }
+      const edit = editOf(model, record);
+      const ahead = await client.post(urlOf(model, "update"), {
+        ...record,
+        ...(edit && { [edit.field]: edit.value }),
+        version: 7,
+      });
+      expect(ahead.status, ahead.raw).toBe(409);
+      expect(await fx.row(name, id)).toEqual(before);
+    });
+  }
+});
+
+describe.each(tables.filter((m) => transitionsOf(m).length > 0).map((m) => m.name))(
+  "transition input on %s",
+  (name) => {
+    const model = modelOf(name);
+
+    for (const { field, tr } of transitionsOf(model)) {
+      it(`${tr.action} refuses fields outside its input`, async () => {
+        const { id } = await fx.createRecord(name, "admin");
+        await fx.setColumn(name, id, field, tr.from[0]);
+        const before = await fx.row(name, id);
+        const admin = await fx.client("admin");
+        const b = await fx.owner("agent_b");
+        const extra: Row = {
+          agent_id: b.id,
+          agent_path: b.path,
+          deleted_at: "2020-01-01T00:00:00.000Z",
+          [field]: tr.to,
+        };
+        for (const f of model.readOnly)
+          if (!(tr.input ?? []).includes(f)) extra[f] = exampleOf(model)[f] ?? sampleOf(model.fields.get(f)!);
+        for (const [f, value] of Object.entries(extra)) {
+          const reply = await admin.post(urlOf(model, tr.call), {
+            ...transitionBody(model, tr, id),
+            [f]: value,
+          });
+          expect(reply.status, `${f}: ${reply.raw}`).toBe(400);
+          expect(errorFields(reply), f).toContain(f);
+        }
+        expect(await fx.row(name, id)).toEqual(before);
+      });
+    }
+  },
+);
+
+/** Relation fields a client sets that point at scoped entities: agent_b's records must be refused. */
+const crossScope = addable.flatMap((name) => {
+  const model = modelOf(name);
+  return [...model.fields.keys()]
+    .filter((f) => clientField(model, f) && relationOf(model, f) && modelOf(relationOf(model, f)!).scoped)
+    .map((field) => ({ name, field, target: relationOf(model, field)!, label: `${name}.${field}` }));
+});
+
+describe.each(crossScope)("relation $label → agent_b's $target", ({ name, field, target }) => {
+  const model = modelOf(name);
+
+  it("is refused on add and on update (x-relation)", async () => {
+    const foreign = target === "agent" ? (await fx.owner("agent_b")).id : await fx.relatedId(target, "agent_b");
+    const value = model.fields.get(field)!.node.type === "array" ? [foreign] : foreign;
+    const body = await fx.makeRecord(name, "agent_a");
+    const before = await fx.count(name);
+    expectRefused(await agentA.post(urlOf(model, "add"), { ...body, [field]: value }), field, "x-relation");
+    expect(await fx.count(name)).toBe(before);
+    if (has(model, "update") && !model.immutable.has(field)) {
+      const { id } = await fx.createRecord(name, "agent_a");
+      const record = (await fx.read(name, "agent_a", id))!;
+      const row = await fx.row(name, id);
+      expectRefused(await agentA.post(urlOf(model, "update"), { ...record, [field]: value }), field, "x-relation");
+      expect(await fx.row(name, id)).toEqual(row);
+    }
+  });
+});
+
+/** One request per call of every stored entity (and per transition), enough to reach the permission check. */
+const calls = stored.flatMap((model) => {
+  const kinds = (Object.keys(model.x.calls) as CallKind[]).map((kind) => ({
+    model,
+    label: `${model.x.calls[kind]}`,
+    permission: permissionOfCall(model.name, kind),
+    send: (c: Client) => {
+      const url = urlOf(model, kind);
+      if (["add", "update", "set", "recover"].includes(kind)) return c.post(url, { id: [1] });
+      if (["delete", "destroy"].includes(kind)) return c.del(`${url}?id=1`);
+      return c.get(kind === "detail" ? `${url}?id=1` : url);
+    },
+  }));
+  const actions = transitionsOf(model).map(({ tr }) => ({
+    model,
+    label: `${tr.call} (${tr.action})`,
+    permission: `${model.name}.${tr.action}`,
+    send: (c: Client) => c.post(urlOf(model, tr.call), transitionBody(model, tr, 1)),
+  }));
+  return [...kinds, ...actions];
+});
+
+describe("permissions", () => {
+  const narrow = new Set(["goods.list", "goods.detail", "order.list", "machine.list"]);
+  const operator = new Set([...OPERATOR_PERMISSIONS, ...OPERATOR_RESTOCK_PERMISSIONS]);
+
+  it("agent_a1 (goods.list, goods.detail, order.list, machine.list) is refused every other call", async () => {
+    const a1 = await fx.client("agent_a1");
+    for (const call of calls) {
+      const reply = await call.send(a1);
+      if (narrow.has(call.permission)) expect(reply.status, call.label).not.toBe(403);
+      else expect(reply.status, call.label).toBe(403);
+    }
+    expect((await a1.post(urlOf(modelOf("goods"), "add"), await fx.makeRecord("goods", "agent_a1"))).status).toBe(403);
+    expect((await a1.get(urlOf(modelOf("shop"), "list"))).status).toBe(403);
+  });
+
+  it("agent_a1 sees its own rows but not those of its superior agent_a", async () => {
+    for (const name of ["goods", "order", "machine"]) {
+      const own = (await fx.createRecord(name, "agent_a1")).id;
+      const superior = (await fx.createRecord(name, "agent_a")).id;
+      const reply = await (
+        await fx.client("agent_a1")
+      ).get<ListData>(`${urlOf(modelOf(name), "list")}?id=${own},${superior}`);
+      expect(
+        reply.body.data.list.map((r) => r.id),
+        name,
+      ).toEqual([own]);
+    }
+  });
+
+  it("operator_a is refused every call outside its devices' calls", async () => {
+    const op = await fx.client("operator_a");
+    for (const call of calls) {
+      const reply = await call.send(op);
+      if (operator.has(call.permission)) expect(reply.status, call.label).not.toBe(403);
+      else expect(reply.status, call.label).toBe(403);
+    }
+  });
+
+  it("operator_a sees only the machines bound to it, and their lanes", async () => {
+    const machines = [];
+    for (let i = 0; i < 3; i++) machines.push((await fx.createRecord("machine", "agent_a")).id as number);
+    const [bound1, bound2, unbound] = machines;
+    for (const machine_id of [bound1, bound2]) {
+      await fx.insertRecord("operator_binding", "agent_a", { operator_id: t.ids.operator_a, machine_id });
+    }
+    const lanes = [];
+    for (const machine_id of machines)
+      lanes.push((await fx.insertRecord("machine_channel", "agent_a", { machine_id })).id);
+
+    const op = await fx.client("operator_a");
+    const list = await op.get<ListData>(`${urlOf(modelOf("machine"), "list")}?limit=200`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.list.map((r) => r.id).sort()).toEqual([bound1, bound2].sort());
+    expect((await op.get(`${urlOf(modelOf("machine"), "detail")}?id=${bound1}`)).status).toBe(200);
+    expect((await op.get(`${urlOf(modelOf("machine"), "detail")}?id=${unbound}`)).status).toBe(404);
+    const picker = await op.get<Row[]>(urlOf(modelOf("machine"), "all"));
+    expect(picker.body.data.map((r) => r.id).sort()).toEqual([bound1, bound2].sort());
+    expect(await fx.listed("machine_channel", "operator_a", lanes)).toEqual(lanes.slice(0, 2));
+    const lane = (await fx.read("machine_channel", "agent_a", lanes[2]))!;
+    expect((await op.post(urlOf(modelOf("machine_channel"), "update"), { ...lane, count: 11 })).status).toBe(404);
+  });
+
+  it("agent_a cannot give a new subordinate a role with more permissions than its own", async () => {
+    const { rows } = await t.db.query<{ id: number }>(`select id from "role" where level = 0`);
+    const platformRole = Number(rows[0].id);
+    const before = await fx.count("agent");
+    const body = { ...(await fx.makeRecord("agent", "agent_a")), role_id: platformRole };
+    const reply = await agentA.post(urlOf(modelOf("agent"), "add"), body);
+    expect([400, 403], reply.raw).toContain(reply.status);
+    expect(await fx.count("agent")).toBe(before);
+  });
+});
