@@ -7,7 +7,7 @@ import { can, requirePermission, type Ctx, type Principal } from "../entities/co
 import { assertValid, validatorFor } from "../entities/validation.ts";
 import { hashPassword, history, verifyPassword } from "../entities/engine.ts";
 import { models, modelOf } from "../entities/model.ts";
-import { parseIds } from "../entities/query.ts";
+import { oneId } from "../entities/query.ts";
 import { ok } from "../entities/routes.ts";
 import { q } from "../db/migrate.ts";
 import { allPermissions, DOMAIN_PERMISSIONS, login, revokeAll, revokeToken } from "../http/auth.ts";
@@ -104,6 +104,16 @@ export function registerSessionRoutes(app: FastifyInstance, ctxOf: (request: Fas
     return ok(null);
   });
 
+  // The settings the login page shows before anyone signs in: the site's name and logo, nothing else.
+  app.get("/merchant/setting-no", { config: { public: true } }, async (request) => {
+    const ctx = ctxOf(request);
+    const { rows } = await ctx.db.query<Record<string, unknown>>(
+      `select site_name, logo, nav_title from ${q("system_setting")} where singleton_key = 'global'`,
+    );
+    const row = rows[0] ?? {};
+    return ok(Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)));
+  });
+
   app.get("/merchant/version-check", { config: { public: true } }, async (request) => {
     const { latest, installed } = await versions(ctxOf(request));
     return ok({
@@ -138,6 +148,6 @@ export function registerSessionRoutes(app: FastifyInstance, ctxOf: (request: Fas
     const model = models.get(query.entity ?? "");
     if (!model || model.x.storage === "input") throw new HttpError(404, "unknownCall");
     requirePermission(ctx, `${model.name}.${model.x.calls.detail ? "detail" : "list"}`);
-    return ok(await history(ctx, model, parseIds(query.id)[0]));
+    return ok(await history(ctx, model, oneId(query.id, ctx.lng)));
   });
 }

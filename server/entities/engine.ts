@@ -10,7 +10,7 @@ import { hooksOf } from "./hooks.ts";
 import { modelOf, resolveNode, SYSTEM_COLUMNS, type EntityModel } from "./model.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
-import { assertValid, fieldError, transitionValidator, validatorFor } from "./validation.ts";
+import { assertValid, fieldError, paramError, transitionValidator, validatorFor } from "./validation.ts";
 
 /** What a read shows in place of a stored secret; sent back unchanged, it keeps the secret. */
 export const MASK = "******";
@@ -197,8 +197,8 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
   const id = Number(body.id);
   const version = Number(body.version);
   const missing: FieldError[] = [];
-  if (!Number.isInteger(id) || id < 1) missing.push({ field: "id", keyword: "required", message: "id" });
-  if (!Number.isInteger(version)) missing.push({ field: "version", keyword: "required", message: "version" });
+  if (!Number.isInteger(id) || id < 1) missing.push(paramError("id", "required", ctx.lng));
+  if (!Number.isInteger(version)) missing.push(paramError("version", "required", ctx.lng));
   if (missing.length) throw badRequest(missing);
   return ctx.db.transaction(async (tx) => {
     const existing = await repo.findById(tx, model, scopeOf(ctx.principal), id);
@@ -264,7 +264,7 @@ type BulkOp = "delete" | "recover" | "destroy";
 
 /** All or nothing: if any id is missing from the caller's scope (or not in the bin), nothing changes. */
 export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number[]): Promise<{ count: number }> {
-  if (ids.length === 0) throw badRequest([{ field: "id", keyword: "required", message: "id" }]);
+  if (ids.length === 0) throw badRequest([paramError("id", "required", ctx.lng)]);
   const unique = [...new Set(ids)];
   return ctx.db.transaction(async (tx) => {
     const scope = scopeOf(ctx.principal);
@@ -312,7 +312,7 @@ export async function runTransition(ctx: Ctx, model: EntityModel, call: string, 
   const { id: rawId, action: _action, version: rawVersion, ...input } = body;
   const ids = (Array.isArray(rawId) ? rawId : [rawId]).map(Number);
   if (ids.length !== 1 || !Number.isInteger(ids[0]) || ids[0] < 1)
-    throw badRequest([{ field: "id", keyword: "required", message: "id" }]);
+    throw badRequest([paramError("id", "required", ctx.lng)]);
   assertValid(model, transitionValidator(model, t.action, t.input ?? [], t.requiredInput ?? []), input, ctx.lng);
   return ctx.db.transaction(async (tx) => {
     const scope = scopeOf(ctx.principal);

@@ -1,10 +1,10 @@
 // Parses a list call's query string per the API contract: page, limit (capped at 200), sort, order,
 // and the filters an entity's x-ui declares (field, field_like, field_gte/_lte, comma lists for in).
 import { badRequest, type FieldError } from "../http/errors.ts";
-import type { Language } from "../http/i18n.ts";
+import { translate, type Language } from "../http/i18n.ts";
 import type { EntityModel, Field } from "./model.ts";
 import type { Condition, ListQuery } from "./repository.ts";
-import { fieldError } from "./validation.ts";
+import { fieldError, paramError } from "./validation.ts";
 
 export const MAX_LIMIT = 200;
 export const DEFAULT_LIMIT = 10;
@@ -59,7 +59,11 @@ export function parseListQuery(model: EntityModel, query: Record<string, unknown
         ((suffix === "_gte" || suffix === "_lte") && (kind === "range" || name in SYSTEM_FILTERS)) ||
         (!suffix && (kind === "eq" || kind === "in" || name === "id")));
     if (!allowed) {
-      errors.push({ field: key, keyword: "additionalProperties", message: key });
+      errors.push({
+        field: key,
+        keyword: "additionalProperties",
+        message: translate(lng, "validation:additionalProperties", { field: key }),
+      });
       continue;
     }
     const values = kind === "in" || (name === "id" && !suffix) ? raw.split(",") : [raw];
@@ -83,7 +87,14 @@ export function parseListQuery(model: EntityModel, query: Record<string, unknown
 }
 
 /** ids from `?id=1,2,3` or a body `{ "id": 7 }` / `{ "id": [1, 2] }`. */
-export function parseIds(value: unknown): number[] {
+/** Exactly one id, for the calls that act on one record. */
+export function oneId(value: unknown, lng: Language): number {
+  const ids = parseIds(value, lng);
+  if (ids.length !== 1) throw badRequest([paramError("id", "required", lng)]);
+  return ids[0];
+}
+
+export function parseIds(value: unknown, lng: Language): number[] {
   const list = Array.isArray(value)
     ? value
     : typeof value === "string"
@@ -92,7 +103,6 @@ export function parseIds(value: unknown): number[] {
         ? []
         : [value];
   const ids = list.map((v) => Number(v));
-  if (ids.some((id) => !Number.isInteger(id) || id < 1))
-    throw badRequest([{ field: "id", keyword: "type", message: "id" }]);
+  if (ids.some((id) => !Number.isInteger(id) || id < 1)) throw badRequest([paramError("id", "type", lng)]);
   return ids;
 }

@@ -32,8 +32,12 @@ export interface ListResult {
   limit: number;
 }
 
-/** Counting stops here; beyond it the total is estimated, so paging a huge table stays fast. */
-export const COUNT_CAP = 10_000;
+/**
+ * Counting stops here (100 pages of 10); beyond it the total is the planner's estimate, so a list over
+ * a million rows costs its page, not a count of everything. Counting first keeps small results exact
+ * even when the planner's statistics are stale.
+ */
+export const COUNT_CAP = 1_000;
 
 class Params {
   readonly values: unknown[] = [];

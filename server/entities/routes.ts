@@ -6,7 +6,7 @@ import { permissionOfCall } from "../../codegen/permissions.ts";
 import { requirePermission, type Ctx } from "./context.ts";
 import * as engine from "./engine.ts";
 import { models, type EntityModel } from "./model.ts";
-import { parseIds, parseListQuery } from "./query.ts";
+import { oneId, parseIds, parseListQuery } from "./query.ts";
 import { exportCsv } from "./export.ts";
 
 type Handler = (ctx: Ctx, request: FastifyRequest, model: EntityModel) => Promise<unknown>;
@@ -29,18 +29,18 @@ const METHOD: Record<CallKind, "GET" | "POST" | "DELETE"> = {
 const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
 const bodyOf = (request: FastifyRequest) => (request.body ?? {}) as Record<string, unknown>;
 /** Deletes take ids in the query; a few SPEC calls send them in a body. */
-const idsOf = (request: FastifyRequest) => parseIds(queryOf(request).id ?? bodyOf(request).id);
+const idsOf = (request: FastifyRequest, ctx: Ctx) => parseIds(queryOf(request).id ?? bodyOf(request).id, ctx.lng);
 
 const HANDLERS: Record<CallKind, Handler> = {
   list: (ctx, r, m) => engine.listRecords(ctx, m, parseListQuery(m, queryOf(r), ctx.lng), false),
   recycleList: (ctx, r, m) => engine.listRecords(ctx, m, parseListQuery(m, queryOf(r), ctx.lng), true),
-  detail: (ctx, r, m) => engine.detail(ctx, m, parseIds(queryOf(r).id)[0]),
+  detail: (ctx, r, m) => engine.detail(ctx, m, oneId(queryOf(r).id, ctx.lng)),
   all: (ctx, r, m) => engine.pick(ctx, m, typeof queryOf(r).q === "string" ? (queryOf(r).q as string) : undefined),
   add: (ctx, r, m) => engine.add(ctx, m, r.body),
   update: (ctx, r, m) => engine.update(ctx, m, r.body),
-  delete: (ctx, r, m) => engine.bulk(ctx, m, "delete", idsOf(r)),
-  recover: (ctx, r, m) => engine.bulk(ctx, m, "recover", parseIds(bodyOf(r).id)),
-  destroy: (ctx, r, m) => engine.bulk(ctx, m, "destroy", idsOf(r)),
+  delete: (ctx, r, m) => engine.bulk(ctx, m, "delete", idsOf(r, ctx)),
+  recover: (ctx, r, m) => engine.bulk(ctx, m, "recover", parseIds(bodyOf(r).id, ctx.lng)),
+  destroy: (ctx, r, m) => engine.bulk(ctx, m, "destroy", idsOf(r, ctx)),
   export: async () => undefined, // answered with a file below
   get: (ctx, _r, m) => engine.getSingleton(ctx, m),
   set: (ctx, r, m) => engine.setSingleton(ctx, m, r.body),

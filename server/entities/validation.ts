@@ -142,6 +142,15 @@ export function assertValid(
   if (errors.length) throw badRequest(errors);
 }
 
+/** An error about a request's own parameters (id, version, action), labelled from common:fields. */
+export function paramError(field: "id" | "version" | "action", keyword: string, lng: Language): FieldError {
+  return {
+    field,
+    keyword,
+    message: translate(lng, `validation:${keyword}`, { field: translate(lng, `common:fields.${field}`) }),
+  };
+}
+
 /** A field error raised by the engine itself (read-only, immutable, ...), in the same shape. */
 export function fieldError(model: EntityModel, field: string, keyword: string, lng: Language): FieldError {
   return {

@@ -250,6 +250,22 @@ describe("common calls", () => {
     expect(done.body.data).toMatchObject({ version: "1.1.0", can_update: 0 });
   });
 
+  it("shows the login page's public settings, and only those, without signing in", async () => {
+    const admin = await t.as("admin");
+    const current = await admin.get<Record<string, unknown>>("/merchant/setting-detail");
+    const example = (await import("../../src/generated/schemas.ts")).entitySchemas.system_setting
+      .examples![0] as Record<string, unknown>;
+    expect(
+      (await admin.post("/merchant/setting-update", { ...example, version: current.body.data.version })).status,
+    ).toBe(200);
+    const open = await call<Record<string, unknown>>(t.app, { method: "GET", url: "/merchant/setting-no" });
+    expect(open.status).toBe(200);
+    expect(Object.keys(open.body.data).sort()).toEqual(
+      ["logo", "nav_title", "site_name"].filter((k) => k in example).sort(),
+    );
+    expect(JSON.stringify(open.body.data)).not.toContain(String(example.mini_secret));
+  });
+
   it("answers unknown calls with a 404 envelope", async () => {
     const reply = await call(t.app, { method: "GET", url: "/merchant/no-such-call" });
     expect(reply.status).toBe(404);
