@@ -164,50 +164,56 @@ export async function insert(db: Queryable, model: EntityModel, values: Row): Pr
   return (await db.query<Row>(sql, p.values)).rows[0];
 }
 
+/** One row's update in one statement: in scope, not recycled, at the version if given, plus `extra`. */
+async function updateOne(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  id: number,
+  values: Row,
+  version?: number,
+  extra?: (p: Params) => string,
+): Promise<Row | undefined> {
+  const p = new Params();
+  const sets = Object.keys(values).map((c) => `${q(c)} = ${p.add(jsonValue(model, c, values[c]))}`);
+  sets.push("version = version + 1", "updated_at = now()");
+  const conditions = [`id = ${p.add(id)}`, ...baseConditions(model, scope, p, false)];
+  if (extra) conditions.push(extra(p));
+  if (version !== undefined) conditions.push(`version = ${p.add(version)}`);
+  const sql = `update ${q(model.table)} set ${sets.join(", ")}${where(conditions)} returning *`;
+  return (await db.query<Row>(sql, p.values)).rows[0];
+}
+
 /** Updates one row at the given version; undefined when no row matched (missing, out of scope or stale). */
-export async function updateAt(
+export function updateAt(
   db: Queryable,
   model: EntityModel,
   scope: Scope,
   id: number,
   version: number | undefined,
   values: Row,
-): Promise<Row | undefined> {
-  const p = new Params();
-  const sets = Object.keys(values).map((c) => `${q(c)} = ${p.add(jsonValue(model, c, values[c]))}`);
-  sets.push("version = version + 1", "updated_at = now()");
-  const conditions = [`id = ${p.add(id)}`, ...baseConditions(model, scope, p, false)];
-  if (version !== undefined) conditions.push(`version = ${p.add(version)}`);
-  const { rows } = await db.query<Row>(
-    `update ${q(model.table)} set ${sets.join(", ")}${where(conditions)} returning *`,
-    p.values,
-  );
-  return rows[0];
+) {
+  return updateOne(db, model, scope, id, values, version);
 }
 
 /** The state change of a transition, only from an allowed state: atomic in one statement. */
-export async function transition(
+export function transition(
   db: Queryable,
   model: EntityModel,
   scope: Scope,
   id: number,
   change: { field: string; from: unknown[]; to: unknown; input: Row; version?: number },
 ): Promise<Row | undefined> {
-  const p = new Params();
   const values: Row = { ...change.input, [change.field]: change.to };
-  const sets = Object.keys(values).map((c) => `${q(c)} = ${p.add(jsonValue(model, c, values[c]))}`);
-  sets.push("version = version + 1", "updated_at = now()");
-  const conditions = [
-    `id = ${p.add(id)}`,
-    `${q(change.field)} = any(${p.add(change.from)})`,
-    ...baseConditions(model, scope, p, false),
-  ];
-  if (change.version !== undefined) conditions.push(`version = ${p.add(change.version)}`);
-  const { rows } = await db.query<Row>(
-    `update ${q(model.table)} set ${sets.join(", ")}${where(conditions)} returning *`,
-    p.values,
+  return updateOne(
+    db,
+    model,
+    scope,
+    id,
+    values,
+    change.version,
+    (p) => `${q(change.field)} = any(${p.add(change.from)})`,
   );
-  return rows[0];
 }
 
 /** Soft delete (recycle) or delete; returns the ids it touched. */
