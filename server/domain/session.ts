@@ -142,6 +142,34 @@ export function registerSessionRoutes(app: FastifyInstance, ctxOf: (request: Fas
     return ok(allPermissions().map((key) => ({ key, entity: key.split(".")[0], operation: key.split(".")[1] })));
   });
 
+  // Role pickers of the agent form. down: the roles the caller may grant (all their permissions are the
+  // caller's; force_down=1 leaves out the caller's own role). up: the ranks above the caller's own.
+  const rolePicker = (direction: "up" | "down") => async (request: FastifyRequest) => {
+    const ctx = ctxOf(request);
+    requirePermission(ctx, "role.all");
+    const { rows } = await ctx.db.query<{ id: number; name: string; level: number; permissions: string[] | null }>(
+      `select id, name, level, permissions from ${q("role")} order by level, id`,
+    );
+    const own =
+      ctx.principal.kind === "agent" && !ctx.principal.isAdmin
+        ? (
+            await ctx.db.query<{ level: number; id: number }>(
+              `select r.id, r.level from ${q("agent")} a join ${q("role")} r on r.id = a.role_id where a.id = $1`,
+              [ctx.principal.id],
+            )
+          ).rows[0]
+        : undefined;
+    const forceDown = (request.query as Record<string, string>).force_down === "1";
+    const picked = rows.filter((role) =>
+      direction === "up"
+        ? ctx.principal.isAdmin || (own !== undefined && role.level < own.level)
+        : (role.permissions ?? []).every((p) => can(ctx.principal, p)) && !(forceDown && role.id === own?.id),
+    );
+    return ok(picked.map((role) => ({ id: role.id, title: role.name, level: role.level })));
+  };
+  app.get("/merchant/manage-role-down", rolePicker("down"));
+  app.get("/merchant/manage-role-up", rolePicker("up"));
+
   app.get("/merchant/record-history", async (request) => {
     const ctx = ctxOf(request);
     const query = request.query as Record<string, string>;

@@ -79,7 +79,8 @@ export async function createTestApp(): Promise<TestApp> {
   process.env.SCRYPT_N ??= "1024";
   const { db, drop } = await openTestDb();
   await migrate(db);
-  const agentPermissions = permissionKeys.filter((p) => !PLATFORM_ONLY.test(p));
+  // As in the demo seed: level-1 agents pick roles for their sub-agents (role.all), never manage them.
+  const agentPermissions = permissionKeys.filter((p) => !PLATFORM_ONLY.test(p) || p === "role.all");
   const narrow = ["goods.list", "goods.detail", "order.list", "machine.list"];
   const role = async (name: string, level: number, permissions: string[]) =>
     (

@@ -198,6 +198,22 @@ describe("menu and permissions", () => {
   });
 });
 
+describe("role pickers", () => {
+  it("offers an agent only the roles it may grant, and the ranks above its own", async () => {
+    const agent = await t.as("agent_b");
+    const down = await agent.get<{ id: number; level: number }[]>("/merchant/manage-role-down");
+    expect(down.status).toBe(200);
+    const ids = down.body.data.map((r) => r.id);
+    expect(ids).toEqual(expect.arrayContaining([t.ids.roleAgent, t.ids.roleNarrow]));
+    expect(ids).not.toContain(1); // the platform admin role holds permissions agent_b does not
+    const forced = await agent.get<{ id: number }[]>("/merchant/manage-role-down?force_down=1");
+    expect(forced.body.data.map((r) => r.id)).toEqual([t.ids.roleNarrow]);
+    const up = await agent.get<{ level: number }[]>("/merchant/manage-role-up");
+    expect(up.body.data.map((r) => r.level)).toEqual([0]);
+    expect((await (await t.as("agent_a1")).get("/merchant/manage-role-down")).status).toBe(403);
+  });
+});
+
 describe("common calls", () => {
   it("serves the OpenAPI document without signing in", async () => {
     const reply = await t.app.inject({ method: "GET", url: "/merchant/openapi.json" });
