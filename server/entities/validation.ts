@@ -6,7 +6,7 @@ import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/
 import type { JsonSchemaNode } from "../../src/schema/types.ts";
 import { badRequest, type FieldError } from "../http/errors.ts";
 import { translate, type Language } from "../http/i18n.ts";
-import type { EntityModel } from "./model.ts";
+import { SYSTEM_COLUMNS, type EntityModel } from "./model.ts";
 
 const ajv = createAjv([defsSchema, ...documentSchemas, ...Object.values(entitySchemas)]);
 const cache = new Map<string, ValidateFunction>();
@@ -65,22 +65,7 @@ export function transitionValidator(
 }
 
 /** Fields every record has, and list parameters: their labels live in common:fields. */
-const COMMON_FIELDS = new Set([
-  "id",
-  "version",
-  "created_at",
-  "updated_at",
-  "deleted_at",
-  "deleted_by",
-  "agent_id",
-  "agent_path",
-  "singleton_key",
-  "page",
-  "limit",
-  "sort",
-  "order",
-  "action",
-]);
+const COMMON_FIELDS = new Set([...SYSTEM_COLUMNS, "page", "limit", "sort", "order", "action"]);
 
 /** Translation key of a field's label, following nested objects and arrays of objects. */
 function labelKey(model: EntityModel, segments: string[]): string {
