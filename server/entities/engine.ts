@@ -7,7 +7,7 @@ import { badRequest, conflict, HttpError, notFound, type FieldError } from "../h
 import type { Transition } from "../../src/schema/types.ts";
 import { scopeOf, requirePermission, type Ctx } from "./context.ts";
 import { hooksOf } from "./hooks.ts";
-import { modelOf, resolveNode, SYSTEM_COLUMNS, type EntityModel } from "./model.ts";
+import { modelOf, SYSTEM_COLUMNS, type EntityModel } from "./model.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
 import { assertValid, fieldError, paramError, transitionValidator, validatorFor } from "./validation.ts";
@@ -415,5 +415,3 @@ export async function history(ctx: Ctx, model: EntityModel, id: number): Promise
   );
   return rows;
 }
-
-export { resolveNode };

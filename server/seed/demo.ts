@@ -94,6 +94,13 @@ function prng(seed: number) {
 }
 type Rng = ReturnType<typeof prng>;
 
+/** A mobile number in the agent's region: 0 Cambodia, 1 Thailand, otherwise China. */
+function mobileIn(region: number, rng: Rng): string {
+  if (region === 0) return `+855 ${rng.int(10, 99)} ${rng.digits(3)} ${rng.digits(3)}`;
+  if (region === 1) return `+66 ${rng.int(80, 99)} ${rng.digits(3)} ${rng.digits(4)}`;
+  return `+86 1${rng.int(30, 89)} ${rng.digits(4)} ${rng.digits(4)}`;
+}
+
 /** Expands weights into a lookup table of `size` entries: table[random index] samples the weights. */
 function lookupTable(weights: number[], size: number): number[] {
   const total = weights.reduce((s, w) => s + w, 0);
@@ -1608,12 +1615,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
         mac_name: m.macName,
         machine_id: m.id,
         problem: problem.text.replace("{lane}", String(rng.int(1, 10))),
-        phone:
-          region === 0
-            ? `+855 ${rng.int(10, 99)} ${rng.digits(3)} ${rng.digits(3)}`
-            : region === 1
-              ? `+66 ${rng.int(80, 99)} ${rng.digits(3)} ${rng.digits(4)}`
-              : `+86 1${rng.int(30, 89)} ${rng.digits(4)} ${rng.digits(4)}`,
+        phone: mobileIn(region, rng),
         screenshots: i % 3 === 0 ? [`/uploads/demo/service/ticket-${i + 1}.jpg`] : undefined,
         room: rng.chance(0.5) ? SHOPS.find((s) => s.agent === m.agent.spec.key)?.name.slice(0, 64) : undefined,
         status,
@@ -1650,12 +1652,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       const at = ago(age, rng);
       const region = agent.spec.region;
       return {
-        phone:
-          region === 0
-            ? `+855 ${rng.int(10, 99)} ${rng.digits(3)} ${rng.digits(3)}`
-            : region === 1
-              ? `+66 ${rng.int(80, 99)} ${rng.digits(3)} ${rng.digits(4)}`
-              : `+86 1${rng.int(30, 89)} ${rng.digits(4)} ${rng.digits(4)}`,
+        phone: mobileIn(region, rng),
         snapshot_url: `/uploads/demo/recycle/delivery-${i + 1}.jpg`,
         weight_kg: weight,
         estimated_income: estimated,
