@@ -1,15 +1,25 @@
-// Entry of the console. Until the Refine shell lands, it shows the route catalogue generated from
-// resources/routes.json, translated, so the schema backbone can be seen working in all five languages.
+// Entry of the console. The login page is light (React, the router, i18next, no UI library) so it
+// opens fast; everything behind it (Refine, antd, the screens) loads on demand after sign-in.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { BrowserRouter, Route, Routes } from "react-router";
 import "./app/fonts.css";
+import "./app/login.css";
 import { initI18n } from "./app/i18n.ts";
-import { RouteCatalogue } from "./app/route-catalogue.tsx";
+import { lazyScreen } from "./app/lazy-screen.tsx";
+import { LoginPage } from "./app/pages/login-page.tsx";
 
-await initI18n(["common", "menu"]);
+const Console = lazyScreen(() => import("./app/app.tsx").then((m) => m.ConsoleApp));
+
+await initI18n(["common", "login"]);
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <RouteCatalogue />
+    <BrowserRouter>
+      <Routes>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="*" element={<Console />} />
+      </Routes>
+    </BrowserRouter>
   </StrictMode>,
 );

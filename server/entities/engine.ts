@@ -159,8 +159,9 @@ export async function detail(ctx: Ctx, model: EntityModel, id: number): Promise<
   return toApi(model, row);
 }
 
-export async function pick(ctx: Ctx, model: EntityModel, search?: string): Promise<Row[]> {
-  return repo.options(ctx.db, model, scopeOf(ctx.principal), search);
+/** Options for pickers: { id, title } by title search, or for given ids (a list page's relations). */
+export async function pick(ctx: Ctx, model: EntityModel, filter: { search?: string; ids?: number[] }): Promise<Row[]> {
+  return repo.options(ctx.db, model, scopeOf(ctx.principal), filter);
 }
 
 export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promise<Row> {

@@ -137,13 +137,14 @@ export async function options(
   db: Queryable,
   model: EntityModel,
   scope: Scope,
-  search?: string,
+  filter: { search?: string; ids?: number[] } = {},
   limit = 500,
 ): Promise<Row[]> {
   const p = new Params();
   const title = model.titleField ?? "id";
   const conditions = baseConditions(model, scope, p, false);
-  if (search) conditions.push(`${q(title)}::text ilike ${p.add(`%${escapeLike(search)}%`)}`);
+  if (filter.search) conditions.push(`${q(title)}::text ilike ${p.add(`%${escapeLike(filter.search)}%`)}`);
+  if (filter.ids) conditions.push(`id = any(${p.add(filter.ids)})`);
   const { rows } = await db.query<Row>(
     `select id, ${q(title)}::text as title from ${q(model.table)}${where(conditions)} order by ${q(title)} limit ${limit}`,
     p.values,

@@ -35,7 +35,13 @@ const HANDLERS: Record<CallKind, Handler> = {
   list: (ctx, r, m) => engine.listRecords(ctx, m, parseListQuery(m, queryOf(r), ctx.lng), false),
   recycleList: (ctx, r, m) => engine.listRecords(ctx, m, parseListQuery(m, queryOf(r), ctx.lng), true),
   detail: (ctx, r, m) => engine.detail(ctx, m, oneId(queryOf(r).id, ctx.lng)),
-  all: (ctx, r, m) => engine.pick(ctx, m, typeof queryOf(r).q === "string" ? (queryOf(r).q as string) : undefined),
+  all: (ctx, r, m) => {
+    const { q: search, id } = queryOf(r);
+    return engine.pick(ctx, m, {
+      search: typeof search === "string" && search ? search : undefined,
+      ids: id === undefined ? undefined : parseIds(id, ctx.lng),
+    });
+  },
   add: (ctx, r, m) => engine.add(ctx, m, r.body),
   update: (ctx, r, m) => engine.update(ctx, m, r.body),
   delete: (ctx, r, m) => engine.bulk(ctx, m, "delete", idsOf(r, ctx)),

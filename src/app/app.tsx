@@ -1,0 +1,93 @@
+// The console: Refine with antd and React Router. Providers are thin adapters (src/app/providers);
+// routes come from the generated resources; every screen and the shell load on demand.
+import { Authenticated, Refine } from "@refinedev/core";
+import routerProvider, { CatchAllNavigate, UnsavedChangesNotifier } from "@refinedev/react-router";
+import { App as AntdApp, ConfigProvider } from "antd";
+import type { Locale } from "antd/es/locale";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Route, Routes } from "react-router";
+import { resources } from "../generated/resources.ts";
+import type { Language } from "./i18n.ts";
+import { lazyScreen } from "./lazy-screen.tsx";
+import { useNotificationProvider } from "./notification-provider.ts";
+import { accessControlProvider } from "./providers/access-control.ts";
+import { authProvider } from "./providers/auth-provider.ts";
+import { dataProvider } from "./providers/data-provider.ts";
+import { i18nProvider } from "./providers/i18n-provider.ts";
+import { screenRoutes } from "./routes.ts";
+import { Screen } from "./screens.tsx";
+import { theme } from "./theme.ts";
+import "./console.css";
+import { loadUiLocale } from "./ui-locale.ts";
+
+const Shell = lazyScreen(() => import("./layout/shell.tsx").then((m) => m.Shell));
+const HomePage = lazyScreen(() => import("./pages/home-page.tsx").then((m) => m.HomePage));
+const NotFoundPage = lazyScreen(() => import("./pages/not-found-page.tsx").then((m) => m.NotFoundPage));
+const ExpiredPage = lazyScreen(() => import("./pages/expired-page.tsx").then((m) => m.ExpiredPage));
+
+/** Refine's view of our resources: the generated ones as they are (name = entity, identifier = route id). */
+const refineResources = resources.map((r) => ({ ...r, meta: { ...r.meta, label: undefined, hide: true } }));
+
+function Providers({ children }: { children: React.ReactNode }) {
+  return (
+    <Refine
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      accessControlProvider={accessControlProvider}
+      i18nProvider={i18nProvider}
+      routerProvider={routerProvider}
+      notificationProvider={useNotificationProvider}
+      resources={refineResources}
+      options={{
+        syncWithLocation: true,
+        warnWhenUnsavedChanges: false,
+        disableTelemetry: true,
+        reactQuery: { clientConfig: { defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } } },
+      }}
+    >
+      {children}
+      <UnsavedChangesNotifier />
+    </Refine>
+  );
+}
+
+/** Everything behind the login page: Refine, antd, the shell and its screens. */
+export function ConsoleApp() {
+  // The shell's own namespaces (the login page needs only common and login).
+  const { i18n } = useTranslation(["menu", "errors", "validation"]);
+  const lng = (i18n.resolvedLanguage ?? "en") as Language;
+  const [locale, setLocale] = useState<Locale>();
+  useEffect(() => {
+    let live = true;
+    void loadUiLocale(lng).then((loaded) => live && setLocale(loaded));
+    return () => {
+      live = false;
+    };
+  }, [lng]);
+
+  return (
+    <ConfigProvider locale={locale} theme={theme}>
+      <AntdApp>
+        <Providers>
+          <Routes>
+            <Route
+              element={
+                <Authenticated key="console" fallback={<CatchAllNavigate to="/login" />}>
+                  <Shell />
+                </Authenticated>
+              }
+            >
+              <Route index element={<HomePage />} />
+              {screenRoutes.map((route) => (
+                <Route key={route.path} path={route.path} element={<Screen route={route} />} />
+              ))}
+              <Route path="/expired" element={<ExpiredPage />} />
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </Routes>
+        </Providers>
+      </AntdApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,115 @@
+// The signed-in frame: side menu, header (language, user menu), the tab bar and the current page.
+// On every navigation it runs SPEC §2's version check; the menu is refreshed from the server once.
+import { useLogout } from "@refinedev/core";
+import { Avatar, Button, Dropdown, Layout, Space, Typography } from "antd";
+import { KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from "@ant-design/icons";
+import { Suspense, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Outlet, useLocation, useNavigate } from "react-router";
+import { api } from "../api.ts";
+import { LanguageSwitch } from "../language-switch.tsx";
+import { lazyScreen, Loading } from "../lazy-screen.tsx";
+import { currentSession, saveMenu, type MenuGroup } from "../session.ts";
+import { useSite } from "../site.ts";
+import { versionChanged } from "../version-check.ts";
+import { SideMenu } from "./side-menu.tsx";
+import { TabBar } from "./tab-bar.tsx";
+
+const COLLAPSED_KEY = "sider_collapsed";
+const ChangePassword = lazyScreen(() => import("./change-password.tsx").then((m) => m.ChangePassword));
+
+export function Shell() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { mutate: logout } = useLogout();
+  const site = useSite();
+  const session = currentSession();
+  const [menu, setMenu] = useState<MenuGroup[]>(session?.menu ?? []);
+  const [collapsed, setCollapsed] = useState(localStorage.getItem(COLLAPSED_KEY) === "1");
+  const [changing, setChanging] = useState(false);
+
+  useEffect(() => {
+    void api<MenuGroup[]>("menu")
+      .then((fresh) => {
+        saveMenu(fresh);
+        setMenu(fresh);
+      })
+      .catch(() => undefined); // a 401 here is handled by the next data call's logout
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    void versionChanged().then((changed) => live && changed && logout());
+    return () => {
+      live = false;
+    };
+  }, [pathname, logout]);
+
+  useEffect(() => {
+    const expired = () => navigate("/expired");
+    window.addEventListener("system-expired", expired);
+    return () => window.removeEventListener("system-expired", expired);
+  }, [navigate]);
+
+  const toggle = () => {
+    localStorage.setItem(COLLAPSED_KEY, collapsed ? "0" : "1");
+    setCollapsed(!collapsed);
+  };
+
+  return (
+    <Layout className="shell">
+      <Layout.Sider width={232} collapsedWidth={64} collapsed={collapsed} className="shell-sider">
+        <div className="shell-brand" title={site?.site_name}>
+          {site?.logo ? <img src={site.logo} alt="" /> : <span className="shell-brand-mark">M</span>}
+          {!collapsed && <span className="shell-brand-name">{site?.site_name || t("app.title")}</span>}
+        </div>
+        <div className="shell-menu">
+          <SideMenu menu={menu} collapsed={collapsed} />
+        </div>
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header className="shell-header">
+          <Button
+            type="text"
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            onClick={toggle}
+            aria-label={t("actions.toggleMenu")}
+          />
+          <Space size={12}>
+            <LanguageSwitch />
+            <Dropdown
+              trigger={["click"]}
+              menu={{
+                items: [
+                  {
+                    key: "password",
+                    icon: <KeyOutlined />,
+                    label: t("actions.changePassword"),
+                    onClick: () => setChanging(true),
+                  },
+                  { type: "divider" },
+                  { key: "logout", icon: <LogoutOutlined />, label: t("actions.logout"), onClick: () => logout() },
+                ],
+              }}
+            >
+              <Button type="text" className="user-button" aria-label={t("actions.userMenu")}>
+                <Avatar size="small" icon={<UserOutlined />} />
+                <Typography.Text>{session?.user.nickname}</Typography.Text>
+              </Button>
+            </Dropdown>
+          </Space>
+        </Layout.Header>
+        <TabBar />
+        <Layout.Content className="shell-content">
+          <Suspense fallback={<Loading />}>
+            <div key={pathname} className="page-fade">
+              <Outlet />
+            </div>
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+      {changing && <ChangePassword open onClose={() => setChanging(false)} />}
+    </Layout>
+  );
+}

@@ -1,0 +1,117 @@
+// Sign in (SPEC §2): account and password, both required; success stores the session and opens home
+// 300 ms later. Deliberately free of the UI library so the first page stays small (DESIGN §8).
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, useNavigate } from "react-router";
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from "../i18n.ts";
+import { authProvider } from "../providers/auth-provider.ts";
+import { currentSession } from "../session.ts";
+import { useSite } from "../site.ts";
+
+/** SPEC §2: home opens 300 ms after a successful sign-in, once the success message is seen. */
+const HOME_DELAY_MS = 300;
+
+type Problems = Partial<Record<"account" | "password" | "form", string>>;
+
+export function LoginPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const site = useSite();
+  const [problems, setProblems] = useState<Problems>({});
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  if (currentSession() && !done) return <Navigate to="/" replace />;
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const account = String(form.get("account") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    const found: Problems = {};
+    if (!account) found.account = t("messages.accountEmpty");
+    if (!password) found.password = t("messages.passwordEmpty");
+    setProblems(found);
+    if (found.account || found.password) return;
+    setBusy(true);
+    const result = await authProvider.login({ account, password });
+    setBusy(false);
+    if (!result.success) {
+      setProblems({ form: result.error?.message });
+      return;
+    }
+    setDone(true);
+    setTimeout(() => navigate("/", { replace: true }), HOME_DELAY_MS);
+  };
+
+  return (
+    <main className="login-page">
+      <label className="login-language">
+        <span className="visually-hidden">{t("language.label")}</span>
+        <select value={i18n.resolvedLanguage} onChange={(e) => void i18n.changeLanguage(e.target.value as Language)}>
+          {LANGUAGES.map((lng) => (
+            <option key={lng} value={lng}>
+              {LANGUAGE_NAMES[lng]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <form className="login-card" onSubmit={submit} noValidate>
+        <div className="login-brand">
+          {site?.logo ? <img src={site.logo} alt="" className="login-logo" /> : <span className="login-mark">M</span>}
+          <h1>{site?.site_name || t("app.title")}</h1>
+          <p>{t("app.subtitle")}</p>
+        </div>
+        {problems.form && (
+          <div className="login-alert" role="alert">
+            {problems.form}
+          </div>
+        )}
+        {done && (
+          <div className="login-success" role="status">
+            {t("messages.loginSuccess")}
+          </div>
+        )}
+        <Field
+          name="account"
+          label={t("login:fields.account.label")}
+          problem={problems.account}
+          autoComplete="username"
+        />
+        <Field
+          name="password"
+          type="password"
+          label={t("login:fields.password.label")}
+          problem={problems.password}
+          autoComplete="current-password"
+        />
+        <button type="submit" className="login-submit" disabled={busy || done}>
+          {busy && <span className="login-spinner" aria-hidden />}
+          {t("actions.login")}
+        </button>
+      </form>
+    </main>
+  );
+}
+
+function Field(props: { name: string; label: string; problem?: string; type?: string; autoComplete: string }) {
+  const { name, label, problem, type = "text", autoComplete } = props;
+  return (
+    <div className={`login-field${problem ? " has-error" : ""}`}>
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${name}-problem` : undefined}
+        autoFocus={name === "account"}
+      />
+      {problem && (
+        <div id={`${name}-problem`} className="login-problem">
+          {problem}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+// What the console keeps in local storage between visits: the session from login (token, user,
+// permissions, menu), the open tabs, the language and the version the console last ran against.
+// Logging out clears everything but the version (SPEC §2) and the language the user chose.
+import { STORAGE_KEY as LANGUAGE_KEY } from "./i18n.ts";
+
+export interface SessionUser {
+  id: number;
+  kind: "agent" | "operator";
+  nickname: string;
+  account: string;
+  agent_id: number | null;
+  is_admin: boolean;
+}
+
+export interface MenuRoute {
+  id: string;
+  path: string;
+  label: string;
+  permission: string;
+}
+
+export interface MenuGroup {
+  id: string;
+  icon: string;
+  label: string;
+  routes: MenuRoute[];
+}
+
+export interface Session {
+  token: string;
+  expires_at: string;
+  user: SessionUser;
+  permissions: string[];
+  menu: MenuGroup[];
+}
+
+const KEYS = {
+  token: "merchant_token",
+  session: "merchant_session",
+  version: "version",
+  tabs: "tabs",
+} as const;
+
+/** Kept when a session ends: the version (so an upgrade logs out only once) and the language. */
+const KEPT_ON_LOGOUT = [KEYS.version, LANGUAGE_KEY];
+
+function readJson<T>(key: string): T | undefined {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const token = (): string | null => localStorage.getItem(KEYS.token);
+
+export function currentSession(): Session | undefined {
+  const session = readJson<Session>(KEYS.session);
+  if (!session || !token()) return undefined;
+  if (Date.parse(session.expires_at) <= Date.now()) return undefined;
+  return session;
+}
+
+export function saveSession(session: Session): void {
+  localStorage.setItem(KEYS.token, session.token);
+  localStorage.setItem(KEYS.session, JSON.stringify(session));
+}
+
+export function saveMenu(menu: MenuGroup[]): void {
+  const session = currentSession();
+  if (session) localStorage.setItem(KEYS.session, JSON.stringify({ ...session, menu }));
+}
+
+export function clearSession(): void {
+  const kept = KEPT_ON_LOGOUT.map((key) => [key, localStorage.getItem(key)] as const);
+  localStorage.clear();
+  for (const [key, value] of kept) if (value !== null) localStorage.setItem(key, value);
+}
+
+export const storedVersion = (): string | null => localStorage.getItem(KEYS.version);
+export const saveVersion = (version: string): void => localStorage.setItem(KEYS.version, version);
+
+export interface StoredTab {
+  /** pathname + search: the tab's identity and where it returns to. */
+  path: string;
+  /** The route id whose name titles the tab. */
+  route: string;
+  /** create / edit / show pages add their action to the route name. */
+  action?: "create" | "edit" | "show";
+  id?: string;
+}
+
+export const storedTabs = (): StoredTab[] => readJson<StoredTab[]>(KEYS.tabs) ?? [];
+export const saveTabs = (tabs: StoredTab[]): void => localStorage.setItem(KEYS.tabs, JSON.stringify(tabs));

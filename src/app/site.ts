@@ -1,0 +1,24 @@
+// The site's public name and logo (setting-no), shown on the login page and in the side bar. Asked
+// once per page load; the login page has no query cache, so this keeps its own.
+import { useEffect, useState } from "react";
+import { api } from "./api.ts";
+
+export interface SiteInfo {
+  site_name?: string;
+  logo?: string;
+}
+
+let pending: Promise<SiteInfo | undefined> | undefined;
+
+export function useSite(): SiteInfo | undefined {
+  const [site, setSite] = useState<SiteInfo>();
+  useEffect(() => {
+    let live = true;
+    pending ??= api<SiteInfo>("setting-no").catch(() => undefined);
+    void pending.then((info) => live && setSite(info));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return site;
+}

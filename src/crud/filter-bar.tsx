@@ -1,0 +1,119 @@
+// The filters an entity's x-ui declares, as one inline form above the list: text for `like`,
+// a select for `eq` and `in` on enums and relations, two bounds for `range`.
+import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from "antd";
+import { ReloadOutlined, SearchOutlined } from "@ant-design/icons";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import type { EntityView, FieldView } from "./model.ts";
+import type { FilterValues } from "./filters.ts";
+import { RelationSelect } from "../widgets/relation-select.tsx";
+
+interface Props {
+  view: EntityView;
+  values: FilterValues;
+  /** Fields fixed by the route (e.g. a recycle bin of one plan type): not shown. */
+  fixed: string[];
+  onChange: (values: FilterValues) => void;
+}
+
+function FilterInput({ field, label }: { field: FieldView; label: string }) {
+  const { t } = useTranslation();
+  const multiple = field.ui.filter === "in";
+  if (field.enum) {
+    return (
+      <Select
+        allowClear
+        mode={multiple ? "multiple" : undefined}
+        placeholder={label}
+        maxTagCount="responsive"
+        style={{ minWidth: 160 }}
+        options={field.enum.map((value) => ({ value, label: t(field.enumKey!(value)) }))}
+      />
+    );
+  }
+  if (field.relation) return <RelationSelect entity={field.relation} placeholder={label} multiple={multiple} />;
+  if (field.ui.filter === "range") {
+    if (field.kind === "datetime" || field.kind === "date") return <DatePicker.RangePicker allowEmpty={[true, true]} />;
+    return <RangeInput label={label} money={field.kind === "money"} />;
+  }
+  if (field.kind === "integer" || field.kind === "number")
+    return <InputNumber placeholder={label} style={{ width: 140 }} />;
+  return <Input allowClear placeholder={label} style={{ width: 180 }} />;
+}
+
+function RangeInput({
+  value,
+  onChange,
+  label,
+  money,
+}: {
+  value?: [number?, number?];
+  onChange?: (value: [number?, number?]) => void;
+  label: string;
+  money: boolean;
+}) {
+  const { t } = useTranslation();
+  const [from, to] = value ?? [];
+  const step = money ? 0.01 : 1;
+  return (
+    <Space.Compact>
+      <InputNumber
+        aria-label={`${label} ${t("filters.from")}`}
+        placeholder={t("filters.from")}
+        value={from}
+        min={0}
+        step={step}
+        precision={money ? 2 : undefined}
+        onChange={(v) => onChange?.([v ?? undefined, to])}
+      />
+      <InputNumber
+        aria-label={`${label} ${t("filters.to")}`}
+        placeholder={t("filters.to")}
+        value={to}
+        min={0}
+        step={step}
+        precision={money ? 2 : undefined}
+        onChange={(v) => onChange?.([from, v ?? undefined])}
+      />
+    </Space.Compact>
+  );
+}
+
+export function FilterBar({ view, values, fixed, onChange }: Props) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<FilterValues>();
+  const fields = view.filters.filter((f) => !fixed.includes(f.name));
+  useEffect(() => {
+    form.resetFields();
+    form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
+  }, [form, values]);
+  if (fields.length === 0) return null;
+  return (
+    <Form form={form} layout="inline" className="filter-bar" onFinish={onChange}>
+      {fields.map((field) => {
+        const label = t(field.label);
+        return (
+          <Form.Item key={field.name} name={field.name} label={label}>
+            <FilterInput field={field} label={label} />
+          </Form.Item>
+        );
+      })}
+      <Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+            {t("actions.search")}
+          </Button>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              form.resetFields();
+              onChange({});
+            }}
+          >
+            {t("actions.reset")}
+          </Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}

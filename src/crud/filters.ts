@@ -1,0 +1,75 @@
+// The filter bar's values and Refine's CrudFilters, both ways. A range filter is two filters (gte,
+// lte); money ranges are typed in currency units and sent in minor units; date ranges cover whole days.
+import type { CrudFilter, LogicalFilter } from "@refinedev/core";
+import dayjs, { type Dayjs } from "dayjs";
+import type { EntityView, FieldView } from "./model.ts";
+
+export type FilterValues = Record<string, unknown>;
+
+const isDate = (field: FieldView) => field.kind === "datetime" || field.kind === "date";
+
+function rangeEnd(field: FieldView, value: unknown, end: "start" | "end"): unknown {
+  if (value === null || value === undefined || value === "") return undefined;
+  if (field.kind === "money") return Math.round(Number(value) * 100);
+  if (isDate(field)) {
+    const day = (value as Dayjs)[end === "start" ? "startOf" : "endOf"]("day");
+    return field.kind === "date" ? day.format("YYYY-MM-DD") : day.toISOString();
+  }
+  return value;
+}
+
+export function toCrudFilters(view: EntityView, values: FilterValues): CrudFilter[] {
+  const filters: CrudFilter[] = [];
+  for (const field of view.filters) {
+    const value = values[field.name];
+    if (value === undefined || value === null || value === "") continue;
+    switch (field.ui.filter) {
+      case "like":
+        filters.push({ field: field.name, operator: "contains", value: String(value).trim() });
+        break;
+      case "in":
+        if (Array.isArray(value) && value.length) filters.push({ field: field.name, operator: "in", value });
+        break;
+      case "range": {
+        const [from, to] = Array.isArray(value) ? value : [];
+        const gte = rangeEnd(field, from, "start");
+        const lte = rangeEnd(field, to, "end");
+        if (gte !== undefined) filters.push({ field: field.name, operator: "gte", value: gte });
+        if (lte !== undefined) filters.push({ field: field.name, operator: "lte", value: lte });
+        break;
+      }
+      default:
+        filters.push({ field: field.name, operator: "eq", value });
+    }
+  }
+  return filters.filter((f) => (f as LogicalFilter).value !== "");
+}
+
+/** Values read back from the address bar are text; numeric fields want numbers. */
+function coerce(field: FieldView, value: unknown): unknown {
+  const numeric =
+    field.kind === "integer" || field.kind === "relation" || field.enum?.some((v) => typeof v === "number");
+  return numeric && typeof value === "string" && value !== "" ? Number(value) : value;
+}
+
+export function fromCrudFilters(view: EntityView, filters: CrudFilter[]): FilterValues {
+  const values: FilterValues = {};
+  for (const filter of filters) {
+    if (!("field" in filter)) continue;
+    const field = view.byName.get(filter.field);
+    if (!field) continue;
+    if (filter.operator === "gte" || filter.operator === "lte") {
+      const range = (values[field.name] as unknown[] | undefined) ?? [undefined, undefined];
+      const raw = filter.value;
+      const shown = field.kind === "money" ? Number(raw) / 100 : isDate(field) ? dayjs(String(raw)) : raw;
+      range[filter.operator === "gte" ? 0 : 1] = shown;
+      values[field.name] = range;
+    } else if (filter.operator === "in") {
+      const list: unknown[] = Array.isArray(filter.value) ? filter.value : String(filter.value).split(",");
+      values[field.name] = list.map((v) => coerce(field, v));
+    } else {
+      values[field.name] = coerce(field, filter.value);
+    }
+  }
+  return values;
+}

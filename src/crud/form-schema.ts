@@ -1,0 +1,199 @@
+// What an rjsf form gets from an entity schema: one self-contained schema (defs inlined, fields the
+// user may not write left out), a uiSchema of translated titles, widgets and read-only fields, and
+// translated validation messages. Same schema, same rules as the server (src/schema/ajv.ts).
+import type { ErrorSchema, RJSFValidationError, UiSchema } from "@rjsf/utils";
+import i18n from "i18next";
+import { defsSchema, documentSchemas } from "../generated/schemas.ts";
+import type { JsonSchemaNode, Transition } from "../schema/types.ts";
+import type { FieldError } from "../app/api.ts";
+import { fieldView, resolve, type EntityView, type FieldView } from "./model.ts";
+import { widgetFor } from "../widgets/choose.ts";
+
+export type FormMode = "create" | "edit";
+type Schema = Record<string, unknown>;
+
+const ANNOTATIONS = ["$id", "$schema", "x-entity", "x-states", "examples", "description"];
+
+/** Inlines references: defs#/definitions/x → #/definitions/x, a document ($ref: page_layout) likewise. */
+function bundle(node: unknown, definitions: Record<string, unknown>): unknown {
+  if (Array.isArray(node)) return node.map((n) => bundle(n, definitions));
+  if (!node || typeof node !== "object") return node;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node)) out[key] = bundle(value, definitions);
+  const ref = out.$ref;
+  if (typeof ref === "string" && ref.startsWith("defs#/definitions/")) {
+    const name = ref.slice("defs#/definitions/".length);
+    out.$ref = `#/definitions/${name}`;
+    if (!definitions[name]) {
+      definitions[name] = {}; // placeholder against cycles
+      definitions[name] = bundle(defsSchema.definitions![name], definitions);
+    }
+  } else if (typeof ref === "string" && !ref.startsWith("#")) {
+    const document = documentSchemas.find((d) => d.$id === ref);
+    if (document) {
+      // A document's own #/definitions/x become #/definitions/<doc>.x in the bundle.
+      const prefix = `${ref}.`;
+      const rename = (n: unknown): unknown =>
+        JSON.parse(JSON.stringify(n).replaceAll('"#/definitions/', `"#/definitions/${prefix}`));
+      for (const [name, def] of Object.entries(document.definitions ?? {})) definitions[prefix + name] = rename(def);
+      const { $id: _id, $schema: _s, definitions: _d, ...root } = document as Schema;
+      definitions[ref] = rename(root);
+      out.$ref = `#/definitions/${ref}`;
+    }
+  }
+  return out;
+}
+
+/** Removes names from `required` at the root and in if/then/else branches. */
+function dropRequired(schema: Schema, names: Set<string>): void {
+  if (Array.isArray(schema.required)) schema.required = (schema.required as string[]).filter((n) => !names.has(n));
+  for (const branch of ["if", "then", "else"]) {
+    if (branch !== "if" && schema[branch]) dropRequired(schema[branch] as Schema, names);
+  }
+  for (const part of (schema.allOf as Schema[] | undefined) ?? []) dropRequired(part, names);
+}
+
+/** The form schema of an entity: create leaves out read-only fields; edit makes write-only ones optional. */
+export function formSchema(view: EntityView, mode: FormMode): Schema {
+  const definitions: Record<string, unknown> = {};
+  const schema = bundle(view.schema, definitions) as Schema;
+  for (const key of ANNOTATIONS) delete schema[key];
+  const properties = schema.properties as Record<string, Schema>;
+  const readOnly = new Set(view.fields.filter((f) => f.readOnly).map((f) => f.name));
+  if (mode === "create") {
+    for (const name of readOnly) delete properties[name];
+    dropRequired(schema, readOnly);
+  } else {
+    dropRequired(schema, new Set(view.fields.filter((f) => f.writeOnly).map((f) => f.name)));
+    // Server-managed state and totals are shown, not validated: the server ignores them unchanged.
+    dropRequired(schema, readOnly);
+  }
+  return { ...schema, definitions };
+}
+
+/** A transition's input: only its fields, its required ones required (as the server checks it). */
+export function transitionSchema(view: EntityView, transition: Transition): Schema {
+  const definitions: Record<string, unknown> = {};
+  const properties = Object.fromEntries(
+    (transition.input ?? []).map((name) => [name, bundle(view.schema.properties[name], definitions)]),
+  );
+  return {
+    type: "object",
+    additionalProperties: false,
+    properties,
+    required: transition.requiredInput ?? [],
+    definitions,
+  };
+}
+
+function titleAndHelp(key: string, helpKey: string): UiSchema {
+  const ui: UiSchema = { "ui:title": i18n.t(key) };
+  if (i18n.exists(helpKey)) ui["ui:help"] = i18n.t(helpKey);
+  return ui;
+}
+
+/** Titles, enum labels and widgets for the properties of an object, recursively. */
+function objectUi(entity: string, prefix: string, properties: Record<string, JsonSchemaNode>): UiSchema {
+  const ui: UiSchema = {};
+  for (const [name, raw] of Object.entries(properties)) {
+    const field = fieldView(entity, name, raw, false);
+    const label = `${entity}:fields.${prefix}${name}.label`;
+    const entry: UiSchema = {
+      ...titleAndHelp(label, `${entity}:fields.${prefix}${name}.help`),
+      ...widgetUi(entity, field),
+    };
+    if (field.enum && !field.enumKey) entry["ui:enumNames"] = field.enum.map(String);
+    const node = resolve(raw).node;
+    const item = node.items ? resolve(node.items).node : undefined;
+    if (node.properties) Object.assign(entry, objectUi(entity, `${prefix}${name}.fields.`, node.properties));
+    if (item?.properties) entry.items = objectUi(entity, `${prefix}${name}.fields.`, item.properties);
+    ui[name] = entry;
+  }
+  return ui;
+}
+
+function widgetUi(entity: string, field: FieldView): UiSchema {
+  const ui: UiSchema = {};
+  const widget = widgetFor(field);
+  if (widget) ui["ui:widget"] = widget;
+  if (field.enumKey && field.enum) {
+    const names = field.enum.map((v) => i18n.t(field.enumKey!(v)));
+    if (field.kind === "enum" && field.node.type === "array") ui.items = { "ui:enumNames": names };
+    else ui["ui:enumNames"] = names;
+  }
+  ui["ui:options"] = { entity, field: field.name, relation: field.relation, upload: field.upload };
+  return ui;
+}
+
+export function uiSchemaFor(view: EntityView, schema: Schema, mode: FormMode, fixed: string[] = []): UiSchema {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchemaNode>;
+  const ui = objectUi(view.name, "", properties);
+  for (const field of view.fields) {
+    const entry = ui[field.name];
+    if (!entry) continue;
+    if (field.ui.hidden || fixed.includes(field.name)) entry["ui:widget"] = "hidden";
+    if (mode === "edit" && (field.readOnly || field.immutable)) entry["ui:readonly"] = true;
+    if (mode === "edit" && field.writeOnly) entry["ui:placeholder"] = i18n.t("common:form.unchanged");
+  }
+  const order = view.fields.map((f) => f.name).filter((n) => n in properties);
+  ui["ui:order"] = [...order, "*"];
+  ui["ui:submitButtonOptions"] = { norender: true };
+  return ui;
+}
+
+/** "/packages/0/fee" or ".packages.0.fee" → the field's translated label (nested labels included). */
+export function labelOf(entity: string, path: string): string {
+  const names = path
+    .split(/[./]/)
+    .filter(Boolean)
+    .filter((segment) => !/^\d+$/.test(segment));
+  if (names.length === 0) return "";
+  const key = `${entity}:fields.${names.join(".fields.")}.label`;
+  if (i18n.exists(key)) return i18n.t(key);
+  const common = `common:fields.${names[names.length - 1]}`;
+  return i18n.exists(common) ? i18n.t(common) : names[names.length - 1];
+}
+
+/** ajv's errors (via rjsf) in the user's language, named after the field's label. */
+export function translateErrors(entity: string) {
+  return (errors: RJSFValidationError[]): RJSFValidationError[] =>
+    errors
+      // if/then failures repeat the branch's own errors; the branch's are the useful ones.
+      .filter((error) => error.name !== "if")
+      .map((error) => {
+        const params = (error.params ?? {}) as Record<string, unknown>;
+        const property =
+          error.name === "required" &&
+          params.missingProperty &&
+          !String(error.property).endsWith(String(params.missingProperty))
+            ? `${error.property ?? ""}.${params.missingProperty}`
+            : (error.property ?? "");
+        const field = labelOf(entity, property);
+        const limit = params.limit ?? params.comparison ?? params.multipleOf;
+        let message: string;
+        if (error.name === "x-compare") {
+          const rule = String(params.rule ?? "");
+          const key = `${entity}:rules.${rule}`;
+          message = i18n.exists(key)
+            ? i18n.t(key)
+            : i18n.t("validation:x-compare", { field, other: labelOf(entity, String(params.other)) });
+        } else if (i18n.exists(`validation:${error.name}`)) {
+          message = i18n.t(`validation:${error.name}`, { field, limit, format: params.format });
+        } else {
+          message = error.message ?? "";
+        }
+        return { ...error, property, message, stack: message };
+      });
+}
+
+/** The server's per-field errors as rjsf's extraErrors ("packages/0/fee" → packages.0.fee). */
+export function serverErrorSchema(errors: FieldError[] = []): ErrorSchema {
+  const root: Record<string, unknown> = {};
+  for (const error of errors) {
+    const path = error.field.split("/").filter(Boolean);
+    let node = root;
+    for (const segment of path) node = (node[segment] ??= {}) as Record<string, unknown>;
+    ((node.__errors ??= []) as string[]).push(error.message);
+  }
+  return root as ErrorSchema;
+}

@@ -1,0 +1,122 @@
+// The generated create and edit screens. Edit loads the record as detail answers it and sends it
+// back with its version; the server's field errors land on their fields and nothing typed is lost.
+import { useCreate, useOne, useUpdate } from "@refinedev/core";
+import { App, Card, Result, Skeleton } from "antd";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useParams } from "react-router";
+import type { ApiError } from "../app/api.ts";
+import { formSchema, SchemaForm } from "./schema-form.tsx";
+import { useScreen, type ScreenContext } from "./resource.ts";
+import type { EntityView } from "./model.ts";
+
+type Data = Record<string, unknown>;
+
+/** The record's own fields for the form: system columns and masked secrets are left out. */
+export function editableData(view: EntityView, record: Data): Data {
+  const data: Data = {};
+  for (const field of view.fields) {
+    const value = record[field.name];
+    if (value === null || value === undefined) continue;
+    if (field.writeOnly) continue; // the server answers a mask; empty means unchanged
+    data[field.name] = value;
+  }
+  return data;
+}
+
+export function FormScreen({ resource: identifier, action }: { resource: string; action: "create" | "edit" }) {
+  const screen = useScreen(identifier);
+  const { id } = useParams();
+  return action === "edit" ? <EditForm key={id} screen={screen} id={Number(id)} /> : <CreateForm screen={screen} />;
+}
+
+function CreateForm({ screen }: { screen: ScreenContext }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { mutateAsync } = useCreate();
+  const [errors, setErrors] = useState<ApiError>();
+  const { view, resource } = screen;
+  const fixed = resource.meta.filter ?? {};
+  const schema = useMemo(() => formSchema(view, "create"), [view]);
+  return (
+    <Card className="screen-card form-card" variant="borderless">
+      <SchemaForm
+        view={view}
+        schema={schema}
+        initial={{ ...fixed }}
+        fixed={Object.keys(fixed)}
+        serverErrors={errors?.fieldErrors}
+        onCancel={() => navigate(screen.listPath)}
+        onSubmit={async (data) => {
+          try {
+            await mutateAsync({
+              resource: view.name,
+              values: data,
+              successNotification: false,
+              errorNotification: false,
+            });
+            message.success(t("messages.addSuccess"));
+            navigate(screen.listPath);
+          } catch (error) {
+            setErrors(error as ApiError);
+            message.error((error as ApiError).message || t("messages.addFailed"));
+          }
+        }}
+      />
+    </Card>
+  );
+}
+
+function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { view } = screen;
+  const { query, result } = useOne<Data, ApiError>({
+    resource: view.name,
+    id,
+    errorNotification: false,
+    queryOptions: { staleTime: 0, gcTime: 0 },
+  });
+  const { mutateAsync } = useUpdate();
+  const [errors, setErrors] = useState<ApiError>();
+  const schema = useMemo(() => formSchema(view, "edit"), [view]);
+  if (query.isLoading)
+    return (
+      <Card className="screen-card" variant="borderless">
+        <Skeleton active />
+      </Card>
+    );
+  if (query.error || !result) {
+    return <Result status="warning" title={t("messages.detailFailed")} subTitle={query.error?.message} />;
+  }
+  return (
+    <Card className="screen-card form-card" variant="borderless">
+      <SchemaForm
+        view={view}
+        schema={schema}
+        mode="edit"
+        initial={editableData(view, result)}
+        serverErrors={errors?.fieldErrors}
+        onCancel={() => navigate(screen.listPath)}
+        onSubmit={async (data) => {
+          try {
+            await mutateAsync({
+              resource: view.name,
+              id,
+              values: { ...data, version: result.version },
+              successNotification: false,
+              errorNotification: false,
+            });
+            message.success(t("messages.editSuccess"));
+            navigate(screen.listPath);
+          } catch (error) {
+            setErrors(error as ApiError);
+            message.error((error as ApiError).message || t("messages.editFailed"));
+          }
+        }}
+      />
+    </Card>
+  );
+}

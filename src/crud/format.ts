@@ -1,0 +1,71 @@
+// How values read on screen: money from minor units with two decimals, fractions as percentages,
+// dates in the user's language. Pure functions, shared by list cells, detail views and widgets.
+import dayjs from "dayjs";
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(lng: string, digits: number): Intl.NumberFormat {
+  const key = `${lng}:${digits}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    // Thai and Khmer read Latin digits in business software; keep them.
+    format = new Intl.NumberFormat(lng === "tw" ? "zh-TW" : lng === "zh" ? "zh-CN" : `${lng}-u-nu-latn`, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+/** 12345 minor units → "123.45" (with the language's grouping). */
+export const formatMoney = (minor: number, lng = "en"): string => numberFormat(lng, 2).format(minor / 100);
+
+/** "123.45" → 12345; undefined for text that is not an amount with at most two decimals. */
+export function parseMoney(text: string): number | undefined {
+  const clean = text.replace(/[,\s]/g, "");
+  if (!/^\d+(\.\d{0,2})?$/.test(clean)) return undefined;
+  return Math.round(Number(clean) * 100);
+}
+
+/** 0.06 → "6%", 0.125 → "12.5%". */
+export function formatFraction(value: number): string {
+  return `${Number((value * 100).toFixed(4))}%`;
+}
+
+/** Percent as typed (6, 12.5) to the stored fraction (0.06, 0.125), without binary float noise. */
+export const percentToFraction = (percent: number): number => Number((percent / 100).toFixed(6));
+export const fractionToPercent = (fraction: number): number => Number((fraction * 100).toFixed(4));
+
+export const formatDateTime = (value: string): string => dayjs(value).format("YYYY-MM-DD HH:mm");
+export const formatDate = (value: string): string => dayjs(value).format("YYYY-MM-DD");
+
+/** Tag colours of well-known state values; anything else is neutral. */
+const STATE_COLORS: Record<string, string> = {
+  paid: "green",
+  completed: "green",
+  processed: "green",
+  shared: "green",
+  installed: "green",
+  online: "green",
+  in_stock: "green",
+  approved: "blue",
+  processing: "blue",
+  in_use: "blue",
+  pending: "gold",
+  not_shared: "gold",
+  low_stock: "orange",
+  refund_requested: "orange",
+  low_battery: "orange",
+  near_expiry: "orange",
+  refund_success: "purple",
+  partial_refund: "purple",
+  refunded: "purple",
+  refused: "red",
+  out_of_stock: "red",
+};
+
+export function stateColor(field: string, value: string | number): string | undefined {
+  if (typeof value === "number" && /status|open|switch|enable/.test(field)) return value === 1 ? "green" : "default";
+  return typeof value === "string" ? STATE_COLORS[value] : undefined;
+}

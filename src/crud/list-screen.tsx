@@ -1,0 +1,306 @@
+// The generated list of an entity (and its recycle bin): filters from x-ui, columns with formatted
+// values, sort, the pager of SPEC §2, row actions the user may take in the record's state, bulk
+// delete / restore / destroy, and export where the entity has an export call.
+import {
+  useDeleteMany,
+  useCustomMutation,
+  useInvalidate,
+  useTable,
+  type CrudFilter,
+  type CrudSort,
+} from "@refinedev/core";
+import { App, Button, Card, Popconfirm, Space, Table, Typography, type TableColumnsType, type TableProps } from "antd";
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from "@ant-design/icons";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { download, type ApiError } from "../app/api.ts";
+import { listQuery } from "../app/providers/data-provider.ts";
+import { FieldValue } from "./field-value.tsx";
+import { FilterBar } from "./filter-bar.tsx";
+import { fromCrudFilters, toCrudFilters } from "./filters.ts";
+import { useRelationTitles } from "./relations.ts";
+import { useScreen, type ScreenContext } from "./resource.ts";
+import { StateActions } from "./state-actions.tsx";
+
+type Row = Record<string, unknown> & { id: number };
+
+export const PAGE_SIZES = [10, 20, 30, 40];
+
+const fillPath = (path: string, id: number) => path.replace(":id", String(id));
+
+export function ListScreen({ resource: identifier }: { resource: string }) {
+  const screen = useScreen(identifier);
+  const recycle = screen.resource.meta.screen === "recycle";
+  return <EntityList key={identifier} screen={screen} recycle={recycle} />;
+}
+
+function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boolean }) {
+  const { t, i18n } = useTranslation();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const invalidate = useInvalidate();
+  const { view, resource } = screen;
+  const fixed = Object.entries(resource.meta.filter ?? {}).map(([field, value]): CrudFilter => ({
+    field,
+    operator: "eq",
+    value,
+  }));
+  const defaultSort = view.x.defaultSort ?? { field: "id", order: "desc" };
+  const table = useTable<Row, ApiError>({
+    resource: view.name,
+    meta: { call: recycle ? "recycleList" : resource.meta.listCall },
+    pagination: { pageSize: PAGE_SIZES[0] },
+    sorters: { initial: [defaultSort as CrudSort] },
+    filters: { permanent: fixed, defaultBehavior: "replace" },
+    syncWithLocation: true,
+    queryOptions: { placeholderData: (previous) => previous },
+    errorNotification: (error) => ({ type: "error", message: error?.message ?? "" }),
+  });
+  const rows = table.result.data as Row[];
+  const titles = useRelationTitles(view, rows);
+  const [selected, setSelected] = useState<number[]>([]);
+  const { mutateAsync: deleteMany } = useDeleteMany();
+  const { mutateAsync: recover } = useCustomMutation();
+
+  const fixedFields = new Set(Object.keys(resource.meta.filter ?? {}));
+  const userFilters = table.filters.filter((f) => !("field" in f && fixedFields.has(f.field)));
+  const filterValues = useMemo(() => fromCrudFilters(view, userFilters), [view, JSON.stringify(userFilters)]);
+
+  const refresh = () => invalidate({ resource: view.name, invalidates: ["list"] });
+  const done = async (key: string, count: number) => {
+    message.success(t(key, { count }));
+    setSelected([]);
+    await refresh();
+  };
+  const fail = (error: ApiError) => message.error(error.message);
+
+  const remove = (ids: number[], destroy: boolean) =>
+    deleteMany({
+      resource: view.name,
+      ids,
+      meta: { call: destroy ? "destroy" : "delete" },
+      successNotification: false,
+      errorNotification: false,
+    }).then(() => done("messages.deleteSuccess", ids.length), fail);
+
+  const restore = (ids: number[]) =>
+    recover({
+      url: view.x.calls.recover!,
+      method: "post",
+      values: { id: ids },
+      successNotification: false,
+      errorNotification: false,
+    }).then(() => done("messages.restoreSuccess", ids.length), fail);
+
+  const confirmBulk = (kind: "delete" | "destroy" | "restore") => {
+    const ids = [...selected];
+    modal.confirm({
+      title: t("confirm.title"),
+      content: t(`confirm.${kind}`, { count: ids.length }),
+      okText: t(`actions.${kind}`),
+      cancelText: t("actions.cancel"),
+      okButtonProps: { danger: kind !== "restore" },
+      onOk: () => (kind === "restore" ? restore(ids) : remove(ids, kind === "destroy")),
+    });
+  };
+
+  const canShow = !recycle && screen.can("detail") && resource.show;
+  const canEdit = !recycle && screen.can("update") && resource.edit;
+  const canDelete = recycle ? screen.can("destroy") : screen.can("delete") && view.x.recycle !== false;
+  const canRestore = recycle && screen.can("recover");
+  const hasActions = canShow || canEdit || canDelete || canRestore || view.states.size > 0;
+
+  const columns: TableColumnsType<Row> = [
+    { title: t("fields.id"), dataIndex: "id", key: "id", width: 80, sorter: true, fixed: "left" },
+    ...view.columns.map((field) => ({
+      title: t(field.label),
+      dataIndex: field.name,
+      key: field.name,
+      width: field.ui.width,
+      sorter: field.ui.sortable === true,
+      sortOrder: sortOrderOf(table.sorters, field.name),
+      render: (value: unknown) => (
+        <FieldValue field={field} value={value} titles={field.relation ? titles.get(field.relation) : undefined} />
+      ),
+    })),
+    recycle
+      ? {
+          title: t("fields.deleted_at"),
+          dataIndex: "deleted_at",
+          key: "deleted_at",
+          width: 170,
+          render: (v: string) => (v ? new Date(v).toLocaleString(i18n.resolvedLanguage) : "-"),
+        }
+      : {
+          title: t("fields.created_at"),
+          dataIndex: "created_at",
+          key: "created_at",
+          width: 170,
+          sorter: true,
+          sortOrder: sortOrderOf(table.sorters, "created_at"),
+          render: (v: string) => (v ? new Date(v).toLocaleString(i18n.resolvedLanguage) : "-"),
+        },
+  ];
+  if (hasActions) {
+    columns.push({
+      title: t("fields.action"),
+      key: "actions",
+      fixed: "right",
+      width: 220,
+      render: (_: unknown, row: Row) => (
+        <Space size={0} wrap className="row-actions">
+          {canShow && (
+            <Link to={fillPath(resource.show!, row.id)}>
+              <Button size="small" type="link">
+                {t("actions.show")}
+              </Button>
+            </Link>
+          )}
+          {canEdit && (
+            <Link to={fillPath(resource.edit!, row.id)}>
+              <Button size="small" type="link">
+                {t("actions.edit")}
+              </Button>
+            </Link>
+          )}
+          {!recycle && <StateActions screen={screen} record={row} />}
+          {canRestore && (
+            <Popconfirm
+              title={t("confirm.restore", { count: 1 })}
+              okText={t("actions.restore")}
+              cancelText={t("actions.cancel")}
+              onConfirm={() => restore([row.id])}
+            >
+              <Button size="small" type="link" icon={<UndoOutlined />}>
+                {t("actions.restore")}
+              </Button>
+            </Popconfirm>
+          )}
+          {canDelete && (
+            <Popconfirm
+              title={t(recycle ? "confirm.destroy" : "confirm.delete", { count: 1 })}
+              okText={t(recycle ? "actions.destroy" : "actions.delete")}
+              cancelText={t("actions.cancel")}
+              okButtonProps={{ danger: true }}
+              onConfirm={() => remove([row.id], recycle)}
+            >
+              <Button size="small" type="link" danger>
+                {t(recycle ? "actions.destroy" : "actions.delete")}
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    });
+  }
+
+  const onTableChange: TableProps<Row>["onChange"] = (pagination, _filters, sorter, extra) => {
+    if (extra.action === "sort") {
+      const one = Array.isArray(sorter) ? sorter[0] : sorter;
+      table.setSorters(
+        one?.order
+          ? [{ field: String(one.columnKey), order: one.order === "ascend" ? "asc" : "desc" }]
+          : [defaultSort as CrudSort],
+      );
+    }
+    if (extra.action === "paginate") {
+      if (pagination.pageSize && pagination.pageSize !== table.pageSize) {
+        table.setPageSize(pagination.pageSize);
+        table.setCurrentPage(1);
+      } else if (pagination.current) table.setCurrentPage(pagination.current);
+    }
+  };
+
+  const total = table.result.total ?? 0;
+  const exact = (table.tableQuery.data as { totalExact?: boolean } | undefined)?.totalExact !== false;
+  const bulk = selected.length > 0;
+  const canAdd = !recycle && screen.can("add") && resource.create;
+  const canExport = !recycle && screen.can("export");
+
+  return (
+    <Card className="screen-card" variant="borderless">
+      <FilterBar
+        view={view}
+        values={filterValues}
+        fixed={[...fixedFields]}
+        onChange={(values) => {
+          table.setFilters(toCrudFilters(view, values), "replace");
+          table.setCurrentPage(1);
+        }}
+      />
+      <div className="list-toolbar">
+        <Space wrap>
+          {canAdd && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(resource.create!)}>
+              {t("actions.create")}
+            </Button>
+          )}
+          {canRestore && (
+            <Button icon={<UndoOutlined />} disabled={!bulk} onClick={() => confirmBulk("restore")}>
+              {t("actions.restore")}
+            </Button>
+          )}
+          {canDelete && (
+            <Button
+              danger
+              icon={<DeleteOutlined />}
+              disabled={!bulk}
+              onClick={() => confirmBulk(recycle ? "destroy" : "delete")}
+            >
+              {t(recycle ? "actions.destroy" : "actions.delete")}
+            </Button>
+          )}
+          {bulk && <Typography.Text type="secondary">{t("list.selected", { count: selected.length })}</Typography.Text>}
+        </Space>
+        <Space>
+          {canExport && (
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() =>
+                download(view.x.calls.export!, listQuery(table.filters, table.sorters)).catch((e: ApiError) =>
+                  message.error(e.message),
+                )
+              }
+            >
+              {t("actions.export")}
+            </Button>
+          )}
+          <Button icon={<ReloadOutlined />} aria-label={t("actions.refresh")} onClick={() => refresh()} />
+        </Space>
+      </div>
+      <Table<Row>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={rows}
+        loading={table.tableQuery.isFetching}
+        onChange={onTableChange}
+        scroll={{ x: "max-content" }}
+        rowSelection={
+          canDelete || canRestore
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys as number[]),
+                preserveSelectedRowKeys: false,
+              }
+            : undefined
+        }
+        pagination={{
+          current: table.currentPage,
+          pageSize: table.pageSize,
+          total,
+          pageSizeOptions: PAGE_SIZES,
+          showSizeChanger: true,
+          showQuickJumper: true,
+          showTotal: (n) => t(exact ? "pager.total" : "pager.approx", { total: n }),
+        }}
+      />
+    </Card>
+  );
+}
+
+function sortOrderOf(sorters: CrudSort[], field: string): "ascend" | "descend" | null {
+  const sorter = sorters.find((s) => s.field === field);
+  return sorter ? (sorter.order === "asc" ? "ascend" : "descend") : null;
+}

@@ -1,0 +1,60 @@
+// The screen a route shows: its generated resource (resources/routes.json), the entity's view and
+// what the signed-in user may do there.
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { resources, type GeneratedResource } from "../generated/resources.ts";
+import { allowed } from "../app/providers/access-control.ts";
+import { entityView, type EntityView } from "./model.ts";
+import type { CallKind } from "../schema/types.ts";
+
+export interface ScreenContext {
+  resource: GeneratedResource;
+  view: EntityView;
+  /** True when the entity has the call and the user holds its permission. */
+  can: (kind: CallKind) => boolean;
+  canTransition: (action: string) => boolean;
+  /** The list route of this entity, where forms return after saving. */
+  listPath: string;
+}
+
+const PERMISSION_OF: Record<CallKind, string> = {
+  list: "list",
+  detail: "detail",
+  all: "all",
+  add: "add",
+  update: "update",
+  delete: "delete",
+  recycleList: "recycle_list",
+  recover: "recover",
+  destroy: "destroy",
+  export: "export",
+  get: "get",
+  set: "set",
+};
+
+export function resourceById(identifier: string): GeneratedResource {
+  const resource = resources.find((r) => r.identifier === identifier);
+  if (!resource) throw new Error(`unknown resource ${identifier}`);
+  return resource;
+}
+
+export function screenContext(identifier: string): ScreenContext {
+  const resource = resourceById(identifier);
+  const view = entityView(resource.meta.entity);
+  const mainList = resources.find((r) => r.meta.entity === view.name && r.meta.screen === "list" && !r.meta.listCall);
+  return {
+    resource,
+    view,
+    can: (kind) => view.x.calls[kind] !== undefined && allowed(`${view.name}.${PERMISSION_OF[kind]}`),
+    canTransition: (action) => allowed(`${view.name}.${action}`),
+    listPath: resource.list ?? mainList?.list ?? "/",
+  };
+}
+
+/** The screen's context, once its entity's translations (and the shared ones) are loaded. */
+export function useScreen(identifier: string): ScreenContext {
+  const screen = useMemo(() => screenContext(identifier), [identifier]);
+  // Suspends until loaded; the lazy screen's Suspense shows the spinner meanwhile.
+  useTranslation([screen.view.name, "defs", "validation", "permissions"]);
+  return screen;
+}

@@ -1,0 +1,149 @@
+// The generated form: react-jsonschema-form with the antd theme, our widgets, translated titles and
+// messages, validated in the browser by the same schema and keywords the server uses, with the
+// server's own field errors shown on their fields. Nothing typed is lost when saving fails.
+import Form from "@rjsf/antd";
+import type { IChangeEvent } from "@rjsf/core";
+import { englishStringTranslator, type TranslatableString } from "@rjsf/utils";
+import { customizeValidator } from "@rjsf/validator-ajv8";
+import { Button, Space } from "antd";
+import i18n from "i18next";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { schemaKeywords } from "../schema/ajv.ts";
+import { widgets } from "../widgets/index.ts";
+import type { FieldError } from "../app/api.ts";
+import type { EntityView } from "./model.ts";
+import { serverErrorSchema, translateErrors, uiSchemaFor, type FormMode } from "./form-schema.ts";
+
+export { formSchema, transitionSchema } from "./form-schema.ts";
+
+type Data = Record<string, unknown>;
+
+export const validator = customizeValidator({
+  ajvOptionsOverrides: {
+    keywords: schemaKeywords,
+    strict: false,
+    strictRequired: false,
+    allErrors: true,
+    multipleOfPrecision: 9,
+  },
+});
+
+/** rjsf's own texts (add item, remove, ...) from common:rjsf, English where none is kept. */
+function translateString(key: TranslatableString, params?: string[]): string {
+  const name = Object.entries(TRANSLATABLE).find(([, text]) => text === key)?.[0];
+  return name && i18n.exists(`common:rjsf.${name}`)
+    ? i18n.t(`common:rjsf.${name}`)
+    : englishStringTranslator(key, params);
+}
+const TRANSLATABLE: Record<string, string> = {
+  AddItemButton: "Add Item",
+  AddButton: "Add",
+  RemoveButton: "Remove",
+  MoveUpButton: "Move up",
+  MoveDownButton: "Move down",
+  CopyButton: "Copy",
+  EmptyArray: "No items yet. Use the button below to add some.",
+  YesLabel: "Yes",
+  NoLabel: "No",
+  NowLabel: "Now",
+  ClearLabel: "Clear",
+  ErrorsLabel: "Errors",
+};
+
+/** Labels beside their fields on wide screens, above them on narrow ones. */
+const FORM_LAYOUT = {
+  labelCol: { xs: { span: 24 }, md: { flex: "200px" } },
+  wrapperCol: { xs: { span: 24 }, md: { flex: "1 1 0" } },
+  colon: false,
+};
+
+interface Props {
+  view: EntityView;
+  schema: Data;
+  initial: Data;
+  mode?: FormMode;
+  serverErrors?: FieldError[];
+  submitText?: string;
+  /** Fields the route fixes (hidden in the form, sent as they are). */
+  fixed?: string[];
+  onSubmit: (data: Data) => Promise<void> | void;
+  onCancel?: () => void;
+}
+
+export function SchemaForm({
+  view,
+  schema,
+  initial,
+  mode = "create",
+  serverErrors,
+  submitText,
+  fixed,
+  onSubmit,
+  onCancel,
+}: Props) {
+  const { t, i18n: instance } = useTranslation();
+  const [data, setData] = useState<Data>(initial);
+  const [submitted, setSubmitted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  // Titles and messages follow the language: rebuild them when it changes.
+  const uiSchema = useMemo(
+    () => uiSchemaFor(view, schema, mode, fixed),
+    [view, schema, mode, fixed, instance.language],
+  );
+  const transformErrors = useMemo(() => translateErrors(view.name), [view.name, instance.language]);
+  // A server error stays on its field until that field is changed.
+  const [errorsAt, setErrorsAt] = useState<Data>(data);
+  useEffect(() => setErrorsAt(data), [serverErrors]);
+  const extraErrors = useMemo(() => {
+    const same = (field: string) => JSON.stringify(data[field]) === JSON.stringify(errorsAt[field]);
+    return serverErrorSchema((serverErrors ?? []).filter((e) => same(e.field.split("/")[0])));
+  }, [serverErrors, data, errorsAt]);
+
+  const submit = async ({ formData }: IChangeEvent<Data>) => {
+    setSaving(true);
+    try {
+      await onSubmit(formData ?? {});
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Form
+      className="schema-form"
+      formContext={FORM_LAYOUT}
+      schema={schema}
+      uiSchema={uiSchema}
+      formData={data}
+      validator={validator}
+      widgets={widgets}
+      transformErrors={transformErrors}
+      extraErrors={extraErrors}
+      extraErrorsBlockSubmit={false}
+      translateString={translateString}
+      showErrorList={false}
+      liveValidate={submitted ? "onChange" : undefined}
+      focusOnFirstError
+      noHtml5Validate
+      // An empty list stays empty: no blank items to satisfy minItems before the user adds any.
+      experimental_defaultFormStateBehavior={{
+        arrayMinItems: { populate: "never" },
+        emptyObjectFields: "skipEmptyDefaults",
+      }}
+      onChange={(event) => setData(event.formData ?? {})}
+      onError={() => setSubmitted(true)}
+      onSubmit={(event) => {
+        setSubmitted(true);
+        void submit(event);
+      }}
+    >
+      <Space className="form-actions">
+        <Button type="primary" htmlType="submit" loading={saving}>
+          {submitText ?? t("actions.save")}
+        </Button>
+        {onCancel && <Button onClick={onCancel}>{t("actions.cancel")}</Button>}
+      </Space>
+    </Form>
+  );
+}

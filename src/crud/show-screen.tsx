@@ -1,0 +1,170 @@
+// The generated detail view: every field of the record, readable, its state actions, and its audit
+// history (record-history): who did what, when, and which values changed.
+import { useCustom, useOne } from "@refinedev/core";
+import { Button, Card, Descriptions, Empty, Result, Skeleton, Space, Tag, Timeline, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { Link, useParams } from "react-router";
+import type { ApiError } from "../app/api.ts";
+import { FieldValue } from "./field-value.tsx";
+import type { EntityView } from "./model.ts";
+import { useRelationTitles } from "./relations.ts";
+import { useScreen } from "./resource.ts";
+import { StateActions } from "./state-actions.tsx";
+
+type Data = Record<string, unknown>;
+
+interface HistoryEntry {
+  id: number;
+  at: string;
+  action: string;
+  changes: Record<string, unknown> | null;
+  actor_kind: string;
+  actor_name: string | null;
+}
+
+export function ShowScreen({ resource: identifier }: { resource: string }) {
+  const { t, i18n } = useTranslation();
+  const { id } = useParams();
+  const screen = useScreen(identifier);
+  const { view, resource } = screen;
+  const { query, result } = useOne<Data, ApiError>({ resource: view.name, id: Number(id), errorNotification: false });
+  const record: Data = result ?? {};
+  const titles = useRelationTitles({ ...view, columns: view.fields }, result ? [result] : []);
+  if (query.isLoading)
+    return (
+      <Card className="screen-card" variant="borderless">
+        <Skeleton active />
+      </Card>
+    );
+  if (query.error || !result)
+    return <Result status="warning" title={t("messages.detailFailed")} subTitle={query.error?.message} />;
+  const title = view.titleField ? String(record[view.titleField] ?? "") : `#${id}`;
+  return (
+    <Space direction="vertical" size={16} className="screen-stack">
+      <Card
+        className="screen-card"
+        variant="borderless"
+        title={
+          <Space>
+            <span>{title}</span>
+            <Typography.Text type="secondary">#{id}</Typography.Text>
+          </Space>
+        }
+        extra={
+          <Space>
+            <StateActions screen={screen} record={record} size="middle" />
+            {screen.can("update") && resource.edit && (
+              <Link to={resource.edit.replace(":id", String(id))}>
+                <Button type="primary">{t("actions.edit")}</Button>
+              </Link>
+            )}
+          </Space>
+        }
+      >
+        <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" className="detail-descriptions">
+          {view.fields
+            .filter((f) => !f.ui.hidden)
+            .map((field) => (
+              <Descriptions.Item
+                key={field.name}
+                label={t(field.label)}
+                span={field.kind === "uploads" || field.kind === "list" ? 2 : 1}
+              >
+                <FieldValue
+                  field={field}
+                  value={record[field.name]}
+                  titles={field.relation ? titles.get(field.relation) : undefined}
+                  detail
+                />
+              </Descriptions.Item>
+            ))}
+          <Descriptions.Item label={t("fields.created_at")}>
+            {new Date(String(record.created_at)).toLocaleString(i18n.resolvedLanguage)}
+          </Descriptions.Item>
+          <Descriptions.Item label={t("fields.updated_at")}>
+            {new Date(String(record.updated_at)).toLocaleString(i18n.resolvedLanguage)}
+          </Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <History view={view} id={Number(id)} />
+    </Space>
+  );
+}
+
+function History({ view, id }: { view: EntityView; id: number }) {
+  const { t, i18n } = useTranslation();
+  const { query, result } = useCustom<HistoryEntry[]>({
+    url: "record-history",
+    method: "get",
+    config: { query: { entity: view.name, id } },
+    errorNotification: false,
+  });
+  // Refine answers {} until the query settles.
+  const entries = Array.isArray(result?.data) ? (result.data as HistoryEntry[]) : [];
+  const actionLabel = (action: string) =>
+    i18n.exists(`history.${action}`) ? t(`history.${action}`) : t(`${view.name}:actions.${action}`);
+  return (
+    <Card className="screen-card" variant="borderless" title={t("history.title")} loading={query.isLoading}>
+      {entries.length === 0 ? (
+        <Empty description={t("empty")} />
+      ) : (
+        <Timeline
+          items={entries.map((entry) => ({
+            key: entry.id,
+            children: (
+              <div className="history-entry">
+                <Space wrap>
+                  <Tag bordered={false} color="blue">
+                    {actionLabel(entry.action)}
+                  </Tag>
+                  <Typography.Text strong>{entry.actor_name ?? t(`history.actor.${entry.actor_kind}`)}</Typography.Text>
+                  <Typography.Text type="secondary">
+                    {new Date(entry.at).toLocaleString(i18n.resolvedLanguage)}
+                  </Typography.Text>
+                </Space>
+                <Changes view={view} changes={entry.changes} pairs={entry.action !== "create"} />
+              </div>
+            ),
+          }))}
+        />
+      )}
+    </Card>
+  );
+}
+
+/** Updates and transitions record [before, after] per field; creation records the values. */
+function Changes({
+  view,
+  changes,
+  pairs,
+}: {
+  view: EntityView;
+  changes: Record<string, unknown> | null;
+  pairs: boolean;
+}) {
+  const { t } = useTranslation();
+  if (!changes) return null;
+  const rows = Object.entries(changes).filter(([name]) => view.byName.has(name));
+  if (rows.length === 0) return null;
+  return (
+    <ul className="history-changes">
+      {rows.map(([name, change]) => {
+        const field = view.byName.get(name)!;
+        const pair = pairs && Array.isArray(change) && change.length === 2;
+        return (
+          <li key={name}>
+            <Typography.Text type="secondary">{t(field.label)}: </Typography.Text>
+            {pair ? (
+              <>
+                <FieldValue field={field} value={(change as unknown[])[0]} /> →{" "}
+                <FieldValue field={field} value={(change as unknown[])[1]} />
+              </>
+            ) : (
+              <FieldValue field={field} value={change} />
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,98 @@
+// A record's state actions (x-states): a button for each transition allowed from its current state
+// and permitted to the user. Destructive ones ask first; those with input open a small form.
+import { useCustomMutation, useInvalidate } from "@refinedev/core";
+import { App, Button, Modal, Space } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Transition } from "../schema/types.ts";
+import { allowedTransitions } from "./model.ts";
+import type { ScreenContext } from "./resource.ts";
+import { SchemaForm, transitionSchema } from "./schema-form.tsx";
+import type { ApiError } from "../app/api.ts";
+
+interface Props {
+  screen: ScreenContext;
+  record: Record<string, unknown>;
+  size?: "small" | "middle";
+}
+
+export function StateActions({ screen, record, size = "small" }: Props) {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const invalidate = useInvalidate();
+  const { mutateAsync } = useCustomMutation();
+  const [inputFor, setInputFor] = useState<Transition>();
+  const [serverErrors, setServerErrors] = useState<ApiError>();
+  const { view } = screen;
+  const transitions = allowedTransitions(view, record).filter((tr) => screen.canTransition(tr.action));
+  if (transitions.length === 0) return null;
+  const actionLabel = (tr: Transition) => t(`${view.name}:actions.${tr.action}`);
+
+  const run = async (tr: Transition, input: Record<string, unknown> = {}) => {
+    await mutateAsync({
+      url: tr.call,
+      method: "post",
+      values: { id: record.id, action: tr.action, version: record.version, ...input },
+      meta: { base: view.x.basePath ?? "/merchant" },
+      successNotification: false,
+      errorNotification: false,
+    });
+    message.success(t("messages.actionSuccess", { action: actionLabel(tr) }));
+    await invalidate({ resource: view.name, invalidates: ["list", "detail", "many"], id: record.id as number });
+  };
+
+  const onClick = (tr: Transition) => {
+    if (tr.input?.length) {
+      setServerErrors(undefined);
+      setInputFor(tr);
+      return;
+    }
+    const go = () =>
+      run(tr).catch((error: ApiError) => {
+        message.error(error.message);
+      });
+    if (tr.confirm || tr.danger) {
+      modal.confirm({
+        title: t("confirm.title"),
+        content: t("confirm.transition", { action: actionLabel(tr) }),
+        okText: actionLabel(tr),
+        cancelText: t("actions.cancel"),
+        okButtonProps: { danger: tr.danger },
+        onOk: go,
+      });
+    } else void go();
+  };
+
+  return (
+    <>
+      <Space size={4} wrap>
+        {transitions.map((tr) => (
+          <Button key={tr.action} size={size} type="link" danger={tr.danger} onClick={() => onClick(tr)}>
+            {actionLabel(tr)}
+          </Button>
+        ))}
+      </Space>
+      {inputFor && (
+        <Modal open title={actionLabel(inputFor)} footer={null} onCancel={() => setInputFor(undefined)} destroyOnHidden>
+          <SchemaForm
+            view={view}
+            schema={transitionSchema(view, inputFor)}
+            initial={{}}
+            serverErrors={serverErrors?.fieldErrors}
+            submitText={actionLabel(inputFor)}
+            onCancel={() => setInputFor(undefined)}
+            onSubmit={async (input) => {
+              try {
+                await run(inputFor, input);
+                setInputFor(undefined);
+              } catch (error) {
+                setServerErrors(error as ApiError);
+                if (!(error as ApiError).fieldErrors.length) message.error((error as Error).message);
+              }
+            }}
+          />
+        </Modal>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+// A fraction (x-fraction) is stored as 0.06 and typed as 6 %; decimals are allowed (12.5 %).
+import type { WidgetProps } from "@rjsf/utils";
+import { InputNumber } from "antd";
+import { fractionToPercent, percentToFraction } from "../crud/format.ts";
+
+export function FractionWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors, schema }: WidgetProps) {
+  const max = typeof schema.maximum === "number" ? schema.maximum * 100 : 100;
+  return (
+    <InputNumber<number>
+      id={id}
+      value={typeof value === "number" ? fractionToPercent(value) : undefined}
+      min={0}
+      max={max}
+      step={0.5}
+      addonAfter="%"
+      disabled={disabled || readonly}
+      status={rawErrors?.length ? "error" : undefined}
+      onBlur={() => onBlur(id, value)}
+      onChange={(next) => onChange(next === null ? undefined : percentToFraction(next))}
+      style={{ width: 160 }}
+    />
+  );
+}
