@@ -57,6 +57,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     db,
     consoleDir: CONSOLE_DIR,
+    uploadDir: join(dataDir, "uploads"),
     logger: process.env.LOG === "1",
     trustProxy: process.env.TRUST_PROXY,
   });

@@ -1,6 +1,6 @@
 // The composition root: Fastify with the one error handler and the one envelope, authentication on
 // every /merchant and /admin call but the public ones, the generated entity routes, the domain
-// modules, the OpenAPI document, and the console's static files.
+// modules, uploads, the OpenAPI document, and the console's static files.
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { existsSync } from "node:fs";
@@ -9,6 +9,7 @@ import type { Ctx, Principal } from "../entities/context.ts";
 import { registerEntityRoutes } from "../entities/routes.ts";
 import { registerAccountHooks } from "../domain/accounts.ts";
 import { registerSessionRoutes } from "../domain/session.ts";
+import { registerUploadRoutes } from "../domain/uploads.ts";
 import openapi from "../../src/generated/openapi.json" with { type: "json" };
 import { authenticate } from "./auth.ts";
 import { HttpError } from "./errors.ts";
@@ -30,6 +31,8 @@ export interface AppOptions {
   consoleDir?: string;
   /** Addresses of trusted reverse proxies, for the client address used by login throttling. */
   trustProxy?: boolean | string;
+  /** Uploaded files served at /uploads/; private ones go to its sibling private/. Default: a temporary folder. */
+  uploadDir?: string;
 }
 
 const ANONYMOUS: Principal = {
@@ -43,6 +46,9 @@ const ANONYMOUS: Principal = {
   account: "",
 };
 const API = /^\/(merchant|admin)\//;
+/** Files, not console routes: a missing one is a 404, never the console's index.html (a browser
+ * asking for a chunk of an older build must see it fail, so the console can offer a retry). */
+const FILES = /^\/(uploads|assets)(\/|$)/;
 
 let hooksRegistered = false;
 
@@ -57,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
   });
   const { db } = options;
+  const serveConsole = options.consoleDir !== undefined && existsSync(options.consoleDir);
 
   app.addHook("onRequest", async (request) => {
     const lng = languageOf(request.headers.locale);
@@ -86,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (API.test(request.url) || !options.consoleDir) {
+    if (API.test(request.url) || FILES.test(request.url) || !serveConsole) {
       const lng = languageOf(request.headers.locale);
       return reply.status(404).send({ code: 404, message: translate(lng, "errors:unknownCall"), data: null });
     }
@@ -96,9 +103,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get("/merchant/openapi.json", { config: { public: true } }, async () => openapi);
   registerSessionRoutes(app, ctxOf);
   registerEntityRoutes(app, ctxOf);
+  registerUploadRoutes(app, ctxOf, options.uploadDir);
 
-  if (options.consoleDir && existsSync(options.consoleDir)) {
-    await app.register(fastifyStatic, { root: options.consoleDir, wildcard: false });
+  if (serveConsole) {
+    // Files are looked up per request, so a console rebuilt under a running server is served at once.
+    await app.register(fastifyStatic, { root: options.consoleDir!, wildcard: true });
   }
   return app;
 }

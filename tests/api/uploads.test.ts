@@ -1,0 +1,341 @@
+// Uploads: POST /merchant/upload checks permission, field, size and content (by magic bytes, not by name);
+// public files are served from /uploads/ inert (nosniff, sandbox), private ones never; missing demo
+// images answer a placeholder.
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { deflateSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
+import type { FieldErrors } from "./fixtures.ts";
+
+let t: TestApp;
+let adminToken: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  adminToken = (await t.as("admin")).token;
+}, 60_000);
+afterAll(() => t?.close());
+
+interface Uploaded {
+  url: string;
+  size: number;
+  mime: string;
+}
+
+interface Part {
+  name?: string;
+  data: Buffer | string;
+  filename?: string;
+  type?: string;
+}
+
+/** POST /merchant/upload as multipart/form-data, the way a browser's FormData sends it. */
+function upload<T = Uploaded>(
+  query: string,
+  parts: Part | Part[],
+  options: { token?: string | null; lng?: string } = {},
+): Promise<Reply<T>> {
+  const form = new FormData();
+  for (const part of [parts].flat()) {
+    const bytes = typeof part.data === "string" ? Buffer.from(part.data) : part.data;
+    form.append(
+      part.name ?? "file",
+      new Blob([new Uint8Array(bytes)], { type: part.type ?? "application/octet-stream" }),
+      part.filename ?? "upload.bin",
+    );
+  }
+  const token = options.token === undefined ? adminToken : options.token;
+  return call<T>(t.app, {
+    method: "POST",
+    url: `/merchant/upload?${query}`,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), locale: options.lng ?? "en" },
+    payload: form,
+  });
+}
+
+const get = (url: string) => t.app.inject({ method: "GET", url });
+
+function crc32(data: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A valid 2x2 RGB PNG: signature, IHDR, IDAT, IEND, each chunk with its CRC. */
+function tinyPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(2, 0); // width
+  header.writeUInt32BE(2, 4); // height
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]); // filter byte + 2 pixels, twice
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** A valid PCM WAV: RIFF header and a few silent samples. */
+function tinyWav(): Buffer {
+  const samples = Buffer.alloc(800);
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0, "latin1");
+  header.writeUInt32LE(36 + samples.length, 4);
+  header.write("WAVEfmt ", 8, "latin1");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(8000, 24);
+  header.writeUInt32LE(16000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36, "latin1");
+  header.writeUInt32LE(samples.length, 40);
+  return Buffer.concat([header, samples]);
+}
+
+const pem = (bytes: number) => {
+  const head = "-----BEGIN CERTIFICATE-----\n";
+  const tail = "-----END CERTIFICATE-----\n";
+  const body = "A".repeat(Math.max(0, bytes - head.length - tail.length));
+  return head + body.replace(/(.{64})/g, "$1\n").slice(0, body.length) + tail;
+};
+
+const errorsOf = (reply: Reply) => (reply.body.data as FieldErrors).errors;
+
+describe("uploading a file", () => {
+  it("stores a real PNG under the entity and month, and serves it inert", async () => {
+    const png = tinyPng();
+    const reply = await upload("entity=goods&field=pic_url", { data: png, filename: "photo.png", type: "image/png" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.code).toBe(200);
+    const month = new Date().toISOString().slice(0, 7);
+    expect(reply.body.data.url).toMatch(new RegExp(`^/uploads/goods/${month}/[0-9a-f]{16}\\.png$`));
+    expect(reply.body.data).toMatchObject({ size: png.length, mime: "image/png" });
+
+    const served = await get(reply.body.data.url); // no token: uploads are public
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/png");
+    expect(served.headers["x-content-type-options"]).toBe("nosniff");
+    expect(served.headers["content-security-policy"]).toMatch(/default-src 'none'.*sandbox/);
+    expect(served.rawPayload.equals(png)).toBe(true);
+  });
+
+  it("takes the type from the content, not from the name: a JPEG called .png is stored as .jpg", async () => {
+    const jpeg = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]),
+      Buffer.from("JFIF\0"),
+      Buffer.alloc(64),
+    ]);
+    const reply = await upload("entity=goods&field=pic_url", { data: jpeg, filename: "photo.png", type: "image/png" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.url).toMatch(/\.jpg$/);
+    expect(reply.body.data.mime).toBe("image/jpeg");
+  });
+
+  it("accepts images for a list of images (goods.carousel_url)", async () => {
+    const reply = await upload("entity=goods&field=carousel_url", { data: tinyPng(), filename: "a.png" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.mime).toBe("image/png");
+  });
+
+  it("refuses a text file renamed .png, in the caller's language", async () => {
+    const text = { data: "just some text, not a picture\n", filename: "fake.png", type: "image/png" };
+    const en = await upload<FieldErrors>("entity=goods&field=pic_url", text);
+    const zh = await upload<FieldErrors>("entity=goods&field=pic_url", text, { lng: "zh" });
+    expect(en.status).toBe(400);
+    expect(en.body.code).toBe(400);
+    expect(errorsOf(en)).toEqual([expect.objectContaining({ field: "file", keyword: "uploadFormat" })]);
+    expect(errorsOf(en)[0].message).toContain("PNG, JPEG, GIF, WEBP");
+    expect(zh.status).toBe(400);
+    expect(errorsOf(zh)[0].message).not.toBe(errorsOf(en)[0].message);
+    expect(errorsOf(zh)[0].message).toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it("refuses a file larger than the field's maxBytes (certificate, 64 KB)", async () => {
+    const reply = await upload("entity=payment_setting&field=social_wallet_cert_pem", {
+      data: pem(64 * 1024 + 1),
+      filename: "cert.pem",
+    });
+    expect(reply.status).toBe(400);
+    expect(errorsOf(reply)).toEqual([expect.objectContaining({ field: "file", keyword: "uploadSize" })]);
+    expect(errorsOf(reply)[0].message).toContain("64 KB");
+    const fits = await upload("entity=payment_setting&field=social_wallet_cert_pem", { data: pem(64 * 1024) });
+    expect(fits.status).toBe(200);
+  });
+
+  it("refuses a WAV for an mp3-only field, and takes it where WAV is allowed", async () => {
+    const wav = tinyWav();
+    const music = await upload("entity=system_setting&field=bg_music", {
+      data: wav,
+      filename: "x.mp3",
+      type: "audio/mpeg",
+    });
+    expect(music.status).toBe(400);
+    expect(errorsOf(music)).toEqual([expect.objectContaining({ field: "file", keyword: "uploadFormat" })]);
+    expect(errorsOf(music)[0].message).toContain("MP3");
+    const ad = await upload("entity=machine_ad&field=audio", { data: wav, filename: "jingle.wav" });
+    expect(ad.status).toBe(200);
+    expect(ad.body.data.mime).toBe("audio/wav");
+  });
+
+  it("keeps certificates private: a private: reference, never served", async () => {
+    const reply = await upload("entity=payment_setting&field=social_wallet_cert_pem", {
+      data: pem(1200),
+      filename: "cert.pem",
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.url).toMatch(/^private:payment_setting\/\d{4}-\d{2}\/[0-9a-f]{16}\.pem$/);
+    expect(reply.body.data.mime).toBe("application/x-pem-file");
+    const path = reply.body.data.url.slice("private:".length);
+    for (const url of [`/uploads/${path}`, `/uploads/..%2fprivate%2f${path}`, `/uploads/%2e%2e/private/${path}`])
+      expect((await get(url)).statusCode).not.toBe(200);
+
+    const der = Buffer.from([0x30, 0x82, 0x01, 0x0a, 0x02, 0x01, 0x03, ...Array(266).fill(1)]);
+    const p12 = await upload("entity=payment_setting&field=social_wallet_cert_p12", { data: der, filename: "a.p12" });
+    expect(p12.status).toBe(200);
+    expect(p12.body.data.url).toMatch(/^private:.*\.p12$/);
+    const junk = await upload("entity=payment_setting&field=social_wallet_cert_p12", { data: "not a certificate" });
+    expect(junk.status).toBe(400);
+  });
+
+  it("needs exactly one file, in the part named file", async () => {
+    const none = await upload("entity=goods&field=pic_url", []);
+    expect(errorsOf(none)).toEqual([expect.objectContaining({ field: "file", keyword: "uploadMissing" })]);
+    const misnamed = await upload("entity=goods&field=pic_url", { name: "picture", data: tinyPng() });
+    expect(errorsOf(misnamed)).toEqual([expect.objectContaining({ field: "file", keyword: "uploadMissing" })]);
+    const two = await upload("entity=goods&field=pic_url", [{ data: tinyPng() }, { data: tinyPng() }]);
+    expect(two.status).toBe(400);
+    expect(errorsOf(two)).toEqual([expect.objectContaining({ field: "file", keyword: "uploadMany" })]);
+    const json = await call(t.app, {
+      method: "POST",
+      url: "/merchant/upload?entity=goods&field=pic_url",
+      headers: { authorization: `Bearer ${adminToken}` },
+      payload: { file: "x" },
+    });
+    expect(json.status).toBe(400);
+  });
+
+  it("takes multipart on this call only: other calls keep their JSON bodies", async () => {
+    const form = new FormData();
+    form.append("title", "Cola");
+    const reply = await call(t.app, {
+      method: "POST",
+      url: "/merchant/goods-add",
+      headers: { authorization: `Bearer ${adminToken}` },
+      payload: form,
+    });
+    expect(reply.status).toBe(415);
+  });
+
+  it("answers 400 on an unknown entity or field, or a field that takes no upload", async () => {
+    for (const [query, field] of [
+      ["entity=goods&field=no_such_field", "field"],
+      ["entity=goods&field=title", "field"],
+      ["entity=goods", "field"],
+      ["entity=no_such_entity&field=pic_url", "entity"],
+      ["entity=login&field=account", "entity"],
+    ]) {
+      const reply = await upload<FieldErrors>(query, { data: tinyPng() });
+      expect(reply.status, query).toBe(400);
+      expect(errorsOf(reply).map((e) => e.field)).toEqual([field]);
+    }
+  });
+});
+
+describe("who may upload", () => {
+  it("401 without a token", async () => {
+    expect((await upload("entity=goods&field=pic_url", { data: tinyPng() }, { token: null })).status).toBe(401);
+  });
+
+  it("403 without add, update or set on the entity", async () => {
+    const viewer = await t.as("agent_a1"); // goods.list and goods.detail only
+    expect((await upload("entity=goods&field=pic_url", { data: tinyPng() }, { token: viewer.token })).status).toBe(403);
+    const agent = await t.as("agent_a"); // no platform settings
+    const music = await upload("entity=system_setting&field=bg_music", { data: tinyWav() }, { token: agent.token });
+    expect(music.status).toBe(403);
+    expect((await upload("entity=goods&field=pic_url", { data: tinyPng() }, { token: agent.token })).status).toBe(200);
+  });
+});
+
+describe("serving /uploads/", () => {
+  it("never leaves the upload folder", async () => {
+    const secret = await upload("entity=payment_setting&field=social_wallet_cert_key", { data: pem(600) });
+    const privatePath = secret.body.data.url.slice("private:".length);
+    const attempts = [
+      "/uploads/../package.json",
+      "/uploads/../../../../etc/passwd",
+      "/uploads/%2e%2e/%2e%2e/package.json",
+      "/uploads/..%2f..%2fpackage.json",
+      "/uploads/%2e%2e%2f%2e%2e%2fpackage.json",
+      "/uploads/.%2e/.%2e/package.json",
+      "/uploads/..\\package.json",
+      "/uploads//etc/passwd",
+      `/uploads/../private/${privatePath}`,
+      `/uploads/demo/../../private/${privatePath}`,
+      `/uploads/%2e%2e/private/${privatePath}`,
+    ];
+    for (const url of attempts) {
+      const reply = await get(url);
+      expect(reply.statusCode, url).not.toBe(200);
+      expect(reply.body, url).not.toMatch(/merchant-console|BEGIN|root:/);
+    }
+    // inject resolves dot segments itself; a raw request sends them to the server as they are.
+    await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = t.app.server.address() as AddressInfo;
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, path }, (res) => {
+          let body = "";
+          res.on("data", (chunk) => (body += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    for (const url of attempts) {
+      const reply = await raw(url);
+      expect(reply.status, url).not.toBe(200);
+      expect(reply.body, url).not.toMatch(/merchant-console|BEGIN|root:/);
+    }
+  });
+
+  it("draws a placeholder for a missing demo image, the same one each time", async () => {
+    const reply = await get("/uploads/demo/goods/cola-330ml.jpg");
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(reply.headers["cache-control"]).toMatch(/max-age=\d+/);
+    expect(reply.headers["x-content-type-options"]).toBe("nosniff");
+    expect(reply.body).toMatch(/^<svg /);
+    expect(reply.body).toContain("Cola 330ml");
+    expect(reply.body).not.toContain("<script");
+    expect((await get("/uploads/demo/goods/cola-330ml.jpg")).body).toBe(reply.body);
+    expect((await get("/uploads/demo/goods/chips-original.jpg")).body).not.toBe(reply.body);
+    const hostile = await get("/uploads/demo/x/%3Cscript%3Ealert(1)%3C%2Fscript%3E.png");
+    expect(hostile.body).not.toContain("<script");
+  });
+
+  it("answers 404 for other missing files, never the console's page", async () => {
+    for (const url of [
+      "/uploads/goods/2020-01/0123456789abcdef.png",
+      "/uploads/nothing",
+      "/uploads/demo/ads/jingle.mp3",
+    ]) {
+      const reply = await get(url);
+      expect(reply.statusCode, url).toBe(404);
+      expect(reply.json().code).toBe(404);
+    }
+  });
+});
