@@ -2,9 +2,34 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/e2e/**/*.test.ts"],
     testTimeout: 60_000,
     // Password hashing at OWASP cost takes ~0.3 s; tests use a low cost (each hash records its own).
     env: { SCRYPT_N: "1024" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          // Loaded natively, Refine's router bindings get a second copy of react-router (and its
+          // context) beside the one the tests and the console's code use: a <MemoryRouter> would be
+          // invisible to Refine. Transformed like our code, both share one copy.
+          server: { deps: { inline: ["@refinedev/react-router"] } },
+        },
+      },
+      { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          // The console is built once for every browser test; the files share the machine's two cores.
+          globalSetup: ["tests/e2e/build-console.ts"],
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -148,8 +148,14 @@ async function checkRelations(tx: Queryable, ctx: Ctx, model: EntityModel, value
 
 // ---------------------------------------------------------------- operations
 
-export async function listRecords(ctx: Ctx, model: EntityModel, query: ListQuery, recycled: boolean) {
-  const result = await repo.list(ctx.db, model, scopeOf(ctx.principal), query, recycled);
+export async function listRecords(
+  ctx: Ctx,
+  model: EntityModel,
+  query: ListQuery,
+  recycled: boolean,
+  narrow: Partial<repo.Scope> = {},
+) {
+  const result = await repo.list(ctx.db, model, { ...scopeOf(ctx.principal), ...narrow }, query, recycled);
   return { ...result, list: result.list.map((row) => toApi(model, row)) };
 }
 

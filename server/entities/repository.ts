@@ -11,6 +11,8 @@ export interface Scope {
   path?: string;
   /** Operators see only the devices bound to them (and what belongs to those devices). */
   operatorId?: number;
+  /** Only rows of the agents below this path, not the path's own (a superior's "subordinate goods"). */
+  below?: string;
 }
 
 export type Condition = { field: string; op: "eq" | "like" | "gte" | "lte" | "in"; value: unknown };
@@ -53,6 +55,10 @@ function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] 
   const conditions: string[] = [];
   if (model.scoped && scope.path !== undefined)
     conditions.push(`${q("agent_path")} like ${p.add(`${escapeLike(scope.path)}%`)}`);
+  if (model.scoped && scope.below !== undefined) {
+    conditions.push(`${q("agent_path")} like ${p.add(`${escapeLike(scope.below)}%`)}`);
+    conditions.push(`${q("agent_path")} <> ${p.add(scope.below)}`);
+  }
   if (scope.operatorId !== undefined) {
     const bound = `(select machine_id from ${q("operator_binding")} where operator_id = ${p.add(scope.operatorId)})`;
     if (model.name === "machine") conditions.push(`id in ${bound}`);

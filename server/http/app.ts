@@ -8,6 +8,7 @@ import type { Db } from "../db/db.ts";
 import type { Ctx, Principal } from "../entities/context.ts";
 import { registerEntityRoutes } from "../entities/routes.ts";
 import { registerAccountHooks } from "../domain/accounts.ts";
+import { registerGoodsRoutes } from "../domain/goods.ts";
 import { registerSessionRoutes } from "../domain/session.ts";
 import { registerUploadRoutes } from "../domain/uploads.ts";
 import openapi from "../../src/generated/openapi.json" with { type: "json" };
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get("/merchant/openapi.json", { config: { public: true } }, async () => openapi);
   registerSessionRoutes(app, ctxOf);
+  registerGoodsRoutes(app, ctxOf);
   registerEntityRoutes(app, ctxOf);
   registerUploadRoutes(app, ctxOf, options.uploadDir);
 

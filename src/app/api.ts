@@ -54,8 +54,13 @@ function headers(): Record<string, string> {
   };
 }
 
+/** Calls answered without a session; any other call needs a token. */
+const PUBLIC_CALLS = new Set(["login", "setting-no", "version-check"]);
+
 async function send(call: string, options: CallOptions): Promise<Response> {
   const { method = "GET", query, body, base = "/merchant", signal } = options;
+  // Signed out (or another tab signed out): answer 401 here rather than ask the server in vain.
+  if (!token() && !PUBLIC_CALLS.has(call)) throw new ApiError(401, i18n.t("errors:unauthorized"));
   try {
     return await fetch(`${base}/${call}${queryString(query)}`, {
       method,

@@ -14,24 +14,26 @@ type Schema = Record<string, unknown>;
 
 const ANNOTATIONS = ["$id", "$schema", "x-entity", "x-states", "examples", "description"];
 
-/** Inlines references: defs#/definitions/x → #/definitions/x, a document ($ref: page_layout) likewise. */
-function bundle(node: unknown, definitions: Record<string, unknown>): unknown {
-  if (Array.isArray(node)) return node.map((n) => bundle(n, definitions));
+/** Inlines references: defs#/definitions/x (and, inside defs, #/definitions/x) → #/definitions/x;
+ * a document ($ref: page_layout) likewise, its own definitions renamed <document>.x. */
+function bundle(node: unknown, definitions: Record<string, unknown>, inDefs = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => bundle(n, definitions, inDefs));
   if (!node || typeof node !== "object") return node;
   const out: Schema = {};
-  for (const [key, value] of Object.entries(node)) out[key] = bundle(value, definitions);
+  for (const [key, value] of Object.entries(node)) out[key] = bundle(value, definitions, inDefs);
   const ref = out.$ref;
-  if (typeof ref === "string" && ref.startsWith("defs#/definitions/")) {
-    const name = ref.slice("defs#/definitions/".length);
+  const defsRef =
+    typeof ref === "string" && (ref.startsWith("defs#/definitions/") || (inDefs && ref.startsWith("#/definitions/")));
+  if (defsRef) {
+    const name = (ref as string).slice((ref as string).indexOf("#/definitions/") + "#/definitions/".length);
     out.$ref = `#/definitions/${name}`;
-    if (!definitions[name]) {
+    if (!(name in definitions)) {
       definitions[name] = {}; // placeholder against cycles
-      definitions[name] = bundle(defsSchema.definitions![name], definitions);
+      definitions[name] = bundle(defsSchema.definitions![name], definitions, true);
     }
   } else if (typeof ref === "string" && !ref.startsWith("#")) {
     const document = documentSchemas.find((d) => d.$id === ref);
     if (document) {
-      // A document's own #/definitions/x become #/definitions/<doc>.x in the bundle.
       const prefix = `${ref}.`;
       const rename = (n: unknown): unknown =>
         JSON.parse(JSON.stringify(n).replaceAll('"#/definitions/', `"#/definitions/${prefix}`));

@@ -12,7 +12,8 @@ export function FractionWidget({ id, value, onChange, onBlur, disabled, readonly
       min={0}
       max={max}
       step={0.5}
-      addonAfter="%"
+      formatter={(v) => (v === undefined || v === null || String(v) === "" ? "" : `${v} %`)}
+      parser={(text) => (text ?? "").replace(/[%\s]/g, "") as unknown as number}
       disabled={disabled || readonly}
       status={rawErrors?.length ? "error" : undefined}
       onBlur={() => onBlur(id, value)}

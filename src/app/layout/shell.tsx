@@ -3,7 +3,7 @@
 import { useLogout } from "@refinedev/core";
 import { Avatar, Button, Dropdown, Layout, Space, Typography } from "antd";
 import { KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from "@ant-design/icons";
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useNavigate } from "react-router";
 import { api } from "../api.ts";
@@ -38,13 +38,13 @@ export function Shell() {
       .catch(() => undefined); // a 401 here is handled by the next data call's logout
   }, []);
 
+  // The check records a new version as it finds it, so its answer must be acted on even if the user
+  // has moved on meanwhile; logout's identity changes between renders, hence the ref.
+  const logoutRef = useRef(logout);
+  logoutRef.current = logout;
   useEffect(() => {
-    let live = true;
-    void versionChanged().then((changed) => live && changed && logout());
-    return () => {
-      live = false;
-    };
-  }, [pathname, logout]);
+    void versionChanged().then((changed) => changed && logoutRef.current());
+  }, [pathname]);
 
   useEffect(() => {
     const expired = () => navigate("/expired");

@@ -1,0 +1,90 @@
+// The console as users meet it: the built console and the real server on an in-memory database with
+// the demo data, driven by real Chromium. Each test file starts its own server; pages record every
+// console error so a test can require none.
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { FastifyInstance } from "fastify";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { openPglite, type Db } from "../../server/db/db.ts";
+import { migrate } from "../../server/db/migrate.ts";
+import { buildApp } from "../../server/http/app.ts";
+import { seedDemo } from "../../server/seed/demo.ts";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const SHOTS = join(ROOT, "tests/e2e/screenshots");
+export const PASSWORDS: Record<string, string> = {
+  admin: "admin123",
+  agent_a: "demo123",
+  agent_a1: "demo123",
+  agent_b: "demo123",
+  operator_a: "demo123",
+};
+
+export interface Console {
+  url: string;
+  db: Db;
+  app: FastifyInstance;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startConsole(): Promise<Console> {
+  const db = await openPglite();
+  await migrate(db);
+  await seedDemo(db, { orders: 3000 });
+  const app = await buildApp({ db, consoleDir: join(ROOT, "dist/console") });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+  });
+  mkdirSync(SHOTS, { recursive: true });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    db,
+    app,
+    browser,
+    async close() {
+      await browser.close();
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far. */
+  errors: string[];
+}
+
+export async function openPage(c: Console, options: { locale?: string; lang?: string } = {}): Promise<Tab> {
+  const context = await c.browser.newContext({
+    locale: options.locale ?? "en-US",
+    viewport: { width: 1440, height: 900 },
+  });
+  if (options.lang) await context.addInitScript((lng) => localStorage.setItem("lang", lng), options.lang);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+  page.setDefaultTimeout(20_000);
+  return { context, page, errors };
+}
+
+export async function signIn(c: Console, page: Page, account: string): Promise<void> {
+  await page.goto(`${c.url}/login`);
+  await page.locator("#account").fill(account);
+  await page.locator("#password").fill(PASSWORDS[account]);
+  await page.locator("button[type=submit]").click();
+  await page.waitForURL(`${c.url}/`);
+  await page.locator(".shell-header").waitFor();
+}
+
+/** Rows of the list table currently shown. */
+export const tableRows = (page: Page) => page.locator(".ant-table-tbody tr.ant-table-row");

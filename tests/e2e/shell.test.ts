@@ -1,0 +1,273 @@
+// The console's frame as people meet it in Chromium: the login page and the route guard, the
+// languages (browser detection, shipped fonts, switching, kept across reloads), the tab bar, the
+// version check, a 401 and an expired system logging out or explaining, a failed chunk with its
+// retry, and every route of SPEC §2 opening with real data and no console errors.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { resources } from "../../src/generated/resources.ts";
+import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
+
+const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
+
+/** The shipped font each language's script needs (fonts are bundled; the machine may have none). */
+const FONT: Record<string, string> = {
+  en: "Noto Sans",
+  zh: "Noto Sans SC",
+  tw: "Noto Sans TC",
+  km: "Noto Sans Khmer",
+  th: "Noto Sans Thai",
+};
+
+let c: Console;
+
+beforeAll(async () => {
+  c = await startConsole();
+});
+
+afterAll(async () => {
+  await c?.close();
+});
+
+describe("signing in", () => {
+  it("sends every path to /login without a token, and back to it after signing out", async () => {
+    const { page, context, errors } = await openPage(c);
+    await page.goto(`${c.url}/goods/list`);
+    await page.waitForURL(/\/login/);
+    await page.goto(`${c.url}/`);
+    await page.waitForURL(/\/login/);
+
+    await page.locator("button[type=submit]").click();
+    await expect
+      .poll(() => page.locator(".login-problem").allTextContents())
+      .toEqual([locale("en", "common").messages.accountEmpty, locale("en", "common").messages.passwordEmpty]);
+    await page.locator("#account").fill("admin");
+    await page.locator("#password").fill("wrong-password");
+    await page.locator("button[type=submit]").click();
+    await expect.poll(() => page.locator(".login-alert").textContent()).toBe(locale("en", "errors").loginFailed);
+    errors.length = 0; // the browser logs the refused sign-in's 401 itself
+
+    await page.locator("#password").fill("admin123");
+    await page.locator("button[type=submit]").click();
+    await page.waitForURL(`${c.url}/`);
+    await expect.poll(() => page.locator(".home-greeting").textContent()).toContain("Mekong");
+    const stored = await page.evaluate(() => ({ ...localStorage }));
+    expect(stored.merchant_token).toMatch(/.{20,}/);
+    expect(stored.version).toMatch(/^\d+(\.\d+)*$/);
+
+    await page.locator(".user-button").click();
+    await page.getByText(locale("en", "common").actions.logout, { exact: true }).click();
+    await page.waitForURL(/\/login/);
+    const after = await page.evaluate(() => ({ ...localStorage }));
+    expect(after.merchant_token).toBeUndefined();
+    expect(after.version).toBe(stored.version);
+    expect(after.lang).toBe("en");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("logs out on a 401: a token revoked on the server sends the next call to /login", async () => {
+    const { page, context } = await openPage(c);
+    await signIn(c, page, "admin");
+    await c.db.query("delete from sys_token");
+    await page
+      .getByRole("link", { name: locale("en", "menu").routes.goods_list })
+      .first()
+      .click({ force: true });
+    await page.goto(`${c.url}/goods/list`);
+    await page.waitForURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem("merchant_token"))).toBeNull();
+    await context.close();
+  });
+});
+
+describe("languages", () => {
+  it("follows the browser language, falls back to English, and ships the fonts", async () => {
+    for (const [browserLocale, lng] of [
+      ["th-TH", "th"],
+      ["zh-TW", "tw"],
+      ["km-KH", "km"],
+      ["zh-CN", "zh"],
+      ["fr-FR", "en"],
+    ] as const) {
+      const { page, context } = await openPage(c, { locale: browserLocale });
+      await page.goto(`${c.url}/login`);
+      await expect.poll(() => page.locator(".login-submit").textContent()).toBe(locale(lng, "common").actions.login);
+      const loaded = await page.evaluate(async () => {
+        await document.fonts.ready;
+        return [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family.replaceAll('"', ""));
+      });
+      expect(loaded).toContain(FONT[lng]);
+      await page.screenshot({ path: join(SHOTS, `login-${lng}.png`) });
+      await context.close();
+    }
+  });
+
+  it("switches the whole console, antd's texts included, and keeps the choice across a reload", async () => {
+    const { page, context, errors } = await openPage(c);
+    await signIn(c, page, "admin");
+    await page.goto(`${c.url}/goods/list`);
+    await tableRows(page).first().waitFor();
+    await page.locator(".shell-header .language-switch").click();
+    await page.locator(".ant-select-item-option", { hasText: "简体中文" }).click();
+    const zhMenu = locale("zh", "menu");
+    await expect.poll(() => page.locator(".shell-sider").textContent()).toContain(zhMenu.groups.goods);
+    await expect
+      .poll(() => page.locator(".ant-table-thead").textContent())
+      .toContain(locale("zh", "goods").fields.title.label);
+    // antd's own pager texts follow (its zh_CN locale says 条/页).
+    await expect.poll(() => page.locator(".ant-pagination").textContent()).toContain("条/页");
+    await page.reload();
+    await expect.poll(() => page.locator(".tab-bar").textContent()).toContain(zhMenu.routes.goods_list);
+    expect(await page.evaluate(() => localStorage.getItem("lang"))).toBe("zh");
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("zh-Hans");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("the frame", () => {
+  it("opens each page as a tab titled from its route, kept across reloads, closable", async () => {
+    const { page, context } = await openPage(c);
+    await signIn(c, page, "admin");
+    const menu = locale("en", "menu");
+    await page.goto(`${c.url}/goods/list`);
+    await tableRows(page).first().waitFor();
+    await page.goto(`${c.url}/shop/list`);
+    await tableRows(page).first().waitFor();
+    const tabs = () => page.locator(".tab-bar .ant-tabs-tab").allTextContents();
+    await expect.poll(tabs).toEqual([locale("en", "common").home.title, menu.routes.goods_list, menu.routes.shop_list]);
+    await page.reload();
+    await expect.poll(tabs).toEqual([locale("en", "common").home.title, menu.routes.goods_list, menu.routes.shop_list]);
+    await page.locator(".tab-bar .ant-tabs-tab-active .ant-tabs-tab-remove").click();
+    await page.waitForURL(`${c.url}/goods/list`);
+    await expect.poll(tabs).toEqual([locale("en", "common").home.title, menu.routes.goods_list]);
+    await context.close();
+  });
+
+  it("shows the not-found page for an unknown path", async () => {
+    const { page, context } = await openPage(c);
+    await signIn(c, page, "admin");
+    await page.goto(`${c.url}/no/such/page`);
+    await expect
+      .poll(() => page.locator(".ant-result-title").textContent())
+      .toBe(locale("en", "common").notFound.title);
+    await context.close();
+  });
+
+  it("logs out once when the server's version changes, recording the new one", async () => {
+    const { page, context } = await openPage(c);
+    await signIn(c, page, "admin");
+    const before = await page.evaluate(() => localStorage.getItem("version"));
+    await c.db.query(
+      `insert into "version" (version_number, upgrade_time, description, content) values ('9.9.9', now(), 'e2e', 'e2e')`,
+    );
+    try {
+      await page.goto(`${c.url}/goods/list`);
+      await page.waitForURL(/\/login/);
+      expect(await page.evaluate(() => localStorage.getItem("version"))).toBe("9.9.9");
+      expect(before).not.toBe("9.9.9");
+      // Signed in again, the same version no longer logs out.
+      await signIn(c, page, "admin");
+      await page.goto(`${c.url}/shop/list`);
+      await tableRows(page).first().waitFor();
+      expect(new URL(page.url()).pathname).toBe("/shop/list");
+    } finally {
+      await c.db.query(`delete from "version" where version_number = '9.9.9'`);
+    }
+    await context.close();
+  });
+
+  it("shows the expired-system page when the server says the licence has expired (402)", async () => {
+    const { page, context } = await openPage(c);
+    await signIn(c, page, "admin");
+    await page.route("**/merchant/goods-list*", (route) =>
+      route.fulfill({
+        status: 402,
+        contentType: "application/json",
+        body: JSON.stringify({ code: 402, message: "expired", data: null }),
+      }),
+    );
+    await page.goto(`${c.url}/goods/list`);
+    await expect
+      .poll(() => page.locator(".ant-result-title").textContent())
+      .toBe(locale("en", "common").messages.systemExpired);
+    await context.close();
+  });
+
+  it("offers a retry when a screen's code cannot be loaded", async () => {
+    const { page, context } = await openPage(c);
+    await signIn(c, page, "admin");
+    let block = true;
+    await page.route(/\/assets\/list-screen-.*\.js$/, (route) => (block ? route.abort() : route.continue()));
+    await page.goto(`${c.url}/goods/list`);
+    const retry = page.locator(".chunk-error button");
+    await expect
+      .poll(() => page.locator(".chunk-error p").textContent())
+      .toBe(locale("en", "common").messages.chunkFailed);
+    block = false;
+    await retry.click();
+    await tableRows(page).first().waitFor();
+    await context.close();
+  });
+});
+
+describe("every route", () => {
+  const listed = resources.filter((r) => r.list && !r.meta.hide);
+
+  it("opens every menu route for the admin with real data and no console errors", async () => {
+    const { page, context, errors } = await openPage(c);
+    await signIn(c, page, "admin");
+    const failures: string[] = [];
+    for (const resource of listed) {
+      // In-app navigation, as a click on the menu does (a full reload per route would only be slower).
+      await page.evaluate((path) => {
+        history.pushState({}, "", path);
+        dispatchEvent(new PopStateEvent("popstate"));
+      }, resource.list!);
+      const ready = resource.meta.screen === "settings" ? page.locator(".schema-form") : page.locator(".ant-table");
+      const opened = await ready
+        .first()
+        .waitFor()
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!opened) failures.push(`${resource.list}: did not open`);
+      await page
+        .locator(".ant-spin-spinning")
+        .first()
+        .waitFor({ state: "detached" })
+        .catch(() => undefined);
+      if (await page.locator(".ant-result-warning, .chunk-error").count())
+        failures.push(`${resource.list}: error shown`);
+      if (errors.length) failures.push(`${resource.list}: ${errors.splice(0).join(" | ")}`);
+    }
+    expect(failures).toEqual([]);
+    // Every list route answered from the server: the demo data fills the main ones.
+    for (const path of ["/goods/list", "/machine/list", "/order/applicationList", "/shop/list", "/manage/list"]) {
+      await page.goto(`${c.url}${path}`);
+      await tableRows(page).first().waitFor();
+    }
+    await context.close();
+  }, 240_000);
+
+  it("gives an agent only its permitted menu and its own subtree's rows", async () => {
+    const { page, context, errors } = await openPage(c);
+    await signIn(c, page, "agent_b");
+    const sider = await page.locator(".shell-sider").textContent();
+    expect(sider).not.toContain(locale("en", "menu").groups.version);
+    await page.goto(`${c.url}/goods/list`);
+    await tableRows(page).first().waitFor();
+    const shown = await page.locator(".ant-table-tbody tr.ant-table-row td:nth-child(2)").allTextContents();
+    const ids = shown.map(Number);
+    const { rows } = await c.db.query<{ id: number }>(
+      `select id from "goods" where agent_path like (select agent_path from "agent" where account = 'agent_b') || '%'`,
+    );
+    const own = new Set(rows.map((r) => Number(r.id)));
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(own.has(id)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
