@@ -64,6 +64,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
   });
   const { db } = options;
+  // SPEC §7 clients send a JSON content type on every request, DELETEs without a body included.
+  const parseJson = app.getDefaultJsonParser("error", "error"); // with its prototype-poisoning guards
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
+    body === "" ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   const serveConsole = options.consoleDir !== undefined && existsSync(options.consoleDir);
 
   app.addHook("onRequest", async (request) => {

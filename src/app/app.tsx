@@ -1,6 +1,9 @@
 // The console: Refine with antd and React Router. Providers are thin adapters (src/app/providers);
 // routes come from the generated resources; every screen and the shell load on demand.
+// antd 5 on React 19: the official patch (antd renders waves, modals and messages outside the tree).
+import "@ant-design/v5-patch-for-react-19";
 import { Authenticated, Refine } from "@refinedev/core";
+import { QueryCache, QueryClient } from "@tanstack/react-query";
 import routerProvider, { CatchAllNavigate, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider } from "antd";
 import type { Locale } from "antd/es/locale";
@@ -10,6 +13,7 @@ import { Route, Routes } from "react-router";
 import { resources } from "../generated/resources.ts";
 import type { Language } from "./i18n.ts";
 import { lazyScreen } from "./lazy-screen.tsx";
+import { ApiError } from "./api.ts";
 import { useNotificationProvider } from "./notification-provider.ts";
 import { accessControlProvider } from "./providers/access-control.ts";
 import { authProvider } from "./providers/auth-provider.ts";
@@ -29,6 +33,16 @@ const ExpiredPage = lazyScreen(() => import("./pages/expired-page.tsx").then((m)
 /** Refine's view of our resources: the generated ones as they are (name = entity, identifier = route id). */
 const refineResources = resources.map((r) => ({ ...r, meta: { ...r.meta, label: undefined, hide: true } }));
 
+/** Queries made outside Refine's hooks (relation titles, pickers, history) end the session on a 401 too. */
+const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    onError: (error) => {
+      if (error instanceof ApiError && error.statusCode === 401) dispatchEvent(new Event("session-ended"));
+    },
+  }),
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+});
+
 function Providers({ children }: { children: React.ReactNode }) {
   return (
     <Refine
@@ -43,7 +57,7 @@ function Providers({ children }: { children: React.ReactNode }) {
         syncWithLocation: true,
         warnWhenUnsavedChanges: false,
         disableTelemetry: true,
-        reactQuery: { clientConfig: { defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } } },
+        reactQuery: { clientConfig: queryClient },
       }}
     >
       {children}

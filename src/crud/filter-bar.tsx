@@ -16,12 +16,23 @@ interface Props {
   onChange: (values: FilterValues) => void;
 }
 
-function FilterInput({ field, label }: { field: FieldView; label: string }) {
+/** Form.Item hands its control id, value and onChange: they must reach the input itself. */
+interface Control {
+  id?: string;
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+}
+
+function FilterInput({ field, label, ...control }: { field: FieldView; label: string } & Control) {
   const { t } = useTranslation();
   const multiple = field.ui.filter === "in";
+  const { id, value, onChange } = control;
   if (field.enum) {
     return (
       <Select
+        id={id}
+        value={value}
+        onChange={onChange}
         allowClear
         mode={multiple ? "multiple" : undefined}
         placeholder={label}
@@ -31,14 +42,43 @@ function FilterInput({ field, label }: { field: FieldView; label: string }) {
       />
     );
   }
-  if (field.relation) return <RelationSelect entity={field.relation} placeholder={label} multiple={multiple} />;
+  if (field.relation)
+    return (
+      <RelationSelect
+        id={id}
+        entity={field.relation}
+        placeholder={label}
+        multiple={multiple}
+        value={value as number | number[] | undefined}
+        onChange={onChange}
+      />
+    );
   if (field.ui.filter === "range") {
-    if (field.kind === "datetime" || field.kind === "date") return <DatePicker.RangePicker allowEmpty={[true, true]} />;
-    return <RangeInput label={label} money={field.kind === "money"} />;
+    if (field.kind === "datetime" || field.kind === "date")
+      return <DatePicker.RangePicker id={id} allowEmpty={[true, true]} {...(control as object)} />;
+    return (
+      <RangeInput
+        label={label}
+        money={field.kind === "money"}
+        value={value as [number?, number?] | undefined}
+        onChange={onChange}
+      />
+    );
   }
   if (field.kind === "integer" || field.kind === "number")
-    return <InputNumber placeholder={label} style={{ width: 140 }} />;
-  return <Input allowClear placeholder={label} style={{ width: 180 }} />;
+    return (
+      <InputNumber id={id} placeholder={label} style={{ width: 140 }} value={value as number} onChange={onChange} />
+    );
+  return (
+    <Input
+      id={id}
+      allowClear
+      placeholder={label}
+      style={{ width: 180 }}
+      value={value as string | undefined}
+      onChange={(event) => onChange?.(event.target.value)}
+    />
+  );
 }
 
 function RangeInput({

@@ -1,10 +1,11 @@
 // The generated detail view: every field of the record, readable, its state actions, and its audit
 // history (record-history): who did what, when, and which values changed.
-import { useCustom, useOne } from "@refinedev/core";
+import { useOne } from "@refinedev/core";
+import { useQuery } from "@tanstack/react-query";
 import { Button, Card, Descriptions, Empty, Result, Skeleton, Space, Tag, Timeline, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import type { ApiError } from "../app/api.ts";
+import { api, type ApiError } from "../app/api.ts";
 import { FieldValue } from "./field-value.tsx";
 import type { EntityView } from "./model.ts";
 import { useRelationTitles } from "./relations.ts";
@@ -12,6 +13,9 @@ import { useScreen } from "./resource.ts";
 import { StateActions } from "./state-actions.tsx";
 
 type Data = Record<string, unknown>;
+
+/** The history query of a record; state actions refresh it. */
+export const historyKey = (entity: string, id: number) => ["record-history", entity, id];
 
 interface HistoryEntry {
   id: number;
@@ -52,7 +56,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
         }
         extra={
           <Space>
-            <StateActions screen={screen} record={record} size="middle" />
+            <StateActions screen={screen} record={record} size="middle" onDone={() => void query.refetch()} />
             {screen.can("update") && resource.edit && (
               <Link to={resource.edit.replace(":id", String(id))}>
                 <Button type="primary">{t("actions.edit")}</Button>
@@ -93,14 +97,11 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
 
 function History({ view, id }: { view: EntityView; id: number }) {
   const { t, i18n } = useTranslation();
-  const { query, result } = useCustom<HistoryEntry[]>({
-    url: "record-history",
-    method: "get",
-    config: { query: { entity: view.name, id } },
-    errorNotification: false,
+  const query = useQuery({
+    queryKey: historyKey(view.name, id),
+    queryFn: () => api<HistoryEntry[]>("record-history", { query: { entity: view.name, id } }),
   });
-  // Refine answers {} until the query settles.
-  const entries = Array.isArray(result?.data) ? (result.data as HistoryEntry[]) : [];
+  const entries = query.data ?? [];
   const actionLabel = (action: string) =>
     i18n.exists(`history.${action}`) ? t(`history.${action}`) : t(`${view.name}:actions.${action}`);
   return (

@@ -1,6 +1,7 @@
 // A record's state actions (x-states): a button for each transition allowed from its current state
 // and permitted to the user. Destructive ones ask first; those with input open a small form.
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
+import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Modal, Space } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -14,12 +15,15 @@ interface Props {
   screen: ScreenContext;
   record: Record<string, unknown>;
   size?: "small" | "middle";
+  /** Called after a transition succeeded (a detail view reloads its record). */
+  onDone?: () => void;
 }
 
-export function StateActions({ screen, record, size = "small" }: Props) {
+export function StateActions({ screen, record, size = "small", onDone }: Props) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const invalidate = useInvalidate();
+  const queries = useQueryClient();
   const { mutateAsync } = useCustomMutation();
   const [inputFor, setInputFor] = useState<Transition>();
   const [serverErrors, setServerErrors] = useState<ApiError>();
@@ -39,6 +43,8 @@ export function StateActions({ screen, record, size = "small" }: Props) {
     });
     message.success(t("messages.actionSuccess", { action: actionLabel(tr) }));
     await invalidate({ resource: view.name, invalidates: ["list", "detail", "many"], id: record.id as number });
+    await queries.invalidateQueries({ queryKey: ["record-history", view.name] });
+    onDone?.();
   };
 
   const onClick = (tr: Transition) => {

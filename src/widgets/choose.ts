@@ -24,7 +24,7 @@ const MATCHERS: Matcher[] = [
   (f) => (f.kind === "relation" ? "relation" : undefined),
   (f) => (f.kind === "relations" ? "relations" : undefined),
   (f) => (f.kind === "enum" && f.node.type === "array" ? "checkboxes" : undefined),
-  (f) => (f.kind === "enum" ? ((f.enum?.length ?? 0) <= 3 ? "RadioWidget" : "SelectWidget") : undefined),
+  (f) => (f.kind === "enum" ? ((f.enum?.length ?? 0) <= 3 ? "RadioWidget" : "enum") : undefined),
   (f) => (f.writeOnly && f.kind === "string" ? "password" : undefined),
   (f) => (f.kind === "datetime" ? "datetime" : undefined),
   (f) => (f.kind === "date" ? "date" : undefined),

@@ -1,6 +1,7 @@
 // The console's rjsf widgets by name (src/widgets/choose.ts decides which field gets which).
 import type { RegistryWidgetsType } from "@rjsf/utils";
 import { CoordinatesWidget } from "./coordinates-widget.tsx";
+import { EnumWidget } from "./enum-widget.tsx";
 import { FractionWidget } from "./fraction-widget.tsx";
 import { MoneyWidget } from "./money-widget.tsx";
 import { PermissionsWidget } from "./permissions-widget.tsx";
@@ -14,6 +15,7 @@ import { UploadWidget } from "./upload-widget.tsx";
 export const widgets: RegistryWidgetsType = {
   upload: UploadWidget,
   uploads: UploadWidget,
+  enum: EnumWidget,
   money: MoneyWidget,
   fraction: FractionWidget,
   relation: RelationWidget,

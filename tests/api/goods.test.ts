@@ -39,3 +39,24 @@ describe("goods-down", () => {
     expect((await operator.get("/merchant/goods-down")).status).toBe(403);
   });
 });
+
+describe("JSON content type without a body", () => {
+  it("is accepted on a DELETE, as SPEC's clients send it on every request", async () => {
+    const id = (await fx.createRecord("goods", "admin", { title: "Bodiless delete" })).id as number;
+    const admin = await fx.client("admin");
+    const reply = await t.app.inject({
+      method: "DELETE",
+      url: `/merchant/goods-delete?id=${id}`,
+      headers: { authorization: `Bearer ${admin.token}`, "content-type": "application/json" },
+    });
+    expect(reply.statusCode).toBe(200);
+    const broken = await t.app.inject({
+      method: "POST",
+      url: "/merchant/goods-add",
+      headers: { authorization: `Bearer ${admin.token}`, "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().code).toBe(400);
+  });
+});

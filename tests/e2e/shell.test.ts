@@ -259,8 +259,9 @@ describe("every route", () => {
     expect(sider).not.toContain(locale("en", "menu").groups.version);
     await page.goto(`${c.url}/goods/list`);
     await tableRows(page).first().waitFor();
-    const shown = await page.locator(".ant-table-tbody tr.ant-table-row td:nth-child(2)").allTextContents();
-    const ids = shown.map(Number);
+    const ids = (await tableRows(page).evaluateAll((rows) => rows.map((r) => r.getAttribute("data-row-key")))).map(
+      Number,
+    );
     const { rows } = await c.db.query<{ id: number }>(
       `select id from "goods" where agent_path like (select agent_path from "agent" where account = 'agent_b') || '%'`,
     );

@@ -48,8 +48,13 @@ export function Shell() {
 
   useEffect(() => {
     const expired = () => navigate("/expired");
+    const ended = () => logoutRef.current();
     window.addEventListener("system-expired", expired);
-    return () => window.removeEventListener("system-expired", expired);
+    window.addEventListener("session-ended", ended);
+    return () => {
+      window.removeEventListener("system-expired", expired);
+      window.removeEventListener("session-ended", ended);
+    };
   }, [navigate]);
 
   const toggle = () => {
