@@ -90,7 +90,8 @@ export function transitionSchema(view: EntityView, transition: Transition): Sche
 
 function titleAndHelp(key: string, helpKey: string): UiSchema {
   const ui: UiSchema = { "ui:title": i18n.t(key) };
-  if (i18n.exists(helpKey)) ui["ui:help"] = i18n.t(helpKey);
+  // A description, not ui:help: the antd theme shows help in place of a field's errors.
+  if (i18n.exists(helpKey)) ui["ui:description"] = i18n.t(helpKey);
   return ui;
 }
 
@@ -128,7 +129,9 @@ function widgetUi(entity: string, field: FieldView): UiSchema {
 }
 
 export function uiSchemaFor(view: EntityView, schema: Schema, mode: FormMode, fixed: string[] = []): UiSchema {
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchemaNode>;
+  // The entity's own properties (with their defs references), for those the form shows.
+  const shown = new Set(Object.keys((schema.properties ?? {}) as object));
+  const properties = Object.fromEntries(Object.entries(view.schema.properties).filter(([name]) => shown.has(name)));
   const ui = objectUi(view.name, "", properties);
   for (const field of view.fields) {
     const entry = ui[field.name];

@@ -59,8 +59,8 @@ const DEFS = "defs#/definitions/";
 /** Resolves a defs reference, remembering the definition's name (its enum labels live under defs:). */
 export function resolve(node: JsonSchemaNode): { node: JsonSchemaNode; def?: string } {
   const ref = node.$ref;
-  if (ref?.startsWith(DEFS) || ref?.startsWith("#/definitions/")) {
-    const def = ref.slice(ref.indexOf("/definitions/") + "/definitions/".length);
+  const def = ref?.slice(ref.indexOf("/definitions/") + "/definitions/".length);
+  if (def && (ref!.startsWith(DEFS) || ref!.startsWith("#/definitions/")) && defsSchema.definitions?.[def]) {
     const { $ref: _ref, ...rest } = node;
     const target = resolve(defsSchema.definitions![def]);
     return { node: { ...target.node, ...rest }, def: target.def ?? def };

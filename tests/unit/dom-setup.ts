@@ -1,0 +1,67 @@
+// Shared setup of the unit tests that run in jsdom: the browser APIs antd expects and jsdom lacks,
+// Testing Library's cleanup, i18next loaded from the real locale files and a signed-in session.
+// Files that render antd wrap it in AntdRoot (antd-root.ts), which loads this file first.
+import { cleanup, configure } from "@testing-library/react";
+import i18n from "i18next";
+import { afterEach, vi } from "vitest";
+import { initI18n } from "../../src/app/i18n.ts";
+import { saveSession } from "../../src/app/session.ts";
+
+// A first render of a screen (its translations, antd's styles) can take over a second on a busy machine.
+configure({ asyncUtilTimeout: 4000 });
+
+// React's act() warnings stay quiet only when the environment says it is a test.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
+if (!("ResizeObserver" in window)) {
+  class ResizeObserverStub {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  Object.assign(window, { ResizeObserver: ResizeObserverStub });
+  Object.assign(globalThis, { ResizeObserver: ResizeObserverStub });
+}
+
+// jsdom does not implement pseudo-elements (antd measures the scrollbar with one); ignore them.
+const computedStyle = window.getComputedStyle.bind(window);
+window.getComputedStyle = (element: Element) => computedStyle(element);
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** i18next with the namespaces a test needs, in English; each test file gets its own instance. */
+export async function setupI18n(namespaces: string[]): Promise<typeof i18n> {
+  localStorage.setItem("lang", "en");
+  const instance = i18n.isInitialized ? i18n : await initI18n(namespaces);
+  await instance.loadNamespaces(namespaces);
+  if (instance.language !== "en") await instance.changeLanguage("en");
+  return instance;
+}
+
+/** Stores a signed-in session, as login does, holding these permissions. */
+export function signIn(permissions: string[] = [], token = "test-token"): void {
+  saveSession({
+    token,
+    expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    user: { id: 1, kind: "agent", nickname: "Admin", account: "admin", agent_id: 1, is_admin: true },
+    permissions,
+    menu: [],
+  });
+}

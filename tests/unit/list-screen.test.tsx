@@ -1,0 +1,336 @@
+// @vitest-environment jsdom
+// src/crud/list-screen.tsx: the generated list inside Refine with the real data provider over a stubbed
+// fetch: translated headers, formatted values, row actions limited by permissions, the pager's total.
+import { Refine } from "@refinedev/core";
+import routerProvider from "@refinedev/react-router";
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { Suspense } from "react";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { dataProvider } from "../../src/app/providers/data-provider.ts";
+import { i18nProvider } from "../../src/app/providers/i18n-provider.ts";
+import { clearSession } from "../../src/app/session.ts";
+import { PAGE_SIZES, ListScreen } from "../../src/crud/list-screen.tsx";
+import { resources } from "../../src/generated/resources.ts";
+import { AntdRoot } from "./antd-root.ts";
+import { setupI18n, signIn } from "./dom-setup.ts";
+
+const refineResources = resources.map((r) => ({ ...r, meta: { ...r.meta, label: undefined, hide: true } }));
+
+const GOODS = [
+  {
+    id: 11,
+    title: "Cola 330ml",
+    cate_id: 2,
+    pic_url: "/uploads/goods/cola.jpg",
+    unit_price: 350,
+    cost_price: 180,
+    down_price: 250,
+    stock: 120,
+    created_at: "2026-01-02T03:04:05Z",
+  },
+  {
+    id: 12,
+    title: "Green tea",
+    cate_id: 3,
+    pic_url: "/uploads/goods/tea.jpg",
+    unit_price: 12345,
+    cost_price: 100,
+    down_price: 200,
+    stock: 0,
+    created_at: "2026-01-03T03:04:05Z",
+  },
+];
+
+const NOTICES = [
+  { id: 21, title: "Closed on Sunday", status: 0, sort: 1, version: 4 },
+  { id: 22, title: "New drinks", status: 1, sort: 2, version: 1 },
+];
+
+const ORDERS = [
+  {
+    id: 31,
+    order_no: "202611210930120001",
+    order_time: "2026-11-21T09:30:12Z",
+    pay_status: "paid",
+    money: 350,
+    is_drop: 0,
+    use_status: "none",
+    version: 2,
+  },
+];
+
+let requests: { url: URL; method: string; body: unknown }[] = [];
+let listAnswer: Record<string, unknown> = {};
+
+/** The stubbed API: each call's answer by path. */
+function answerTo(path: string): unknown {
+  switch (path) {
+    case "/merchant/goods-list":
+    case "/merchant/goods-recycle-list":
+      return listAnswer;
+    case "/merchant/goods-cate-all":
+      return [
+        { id: 2, title: "Drinks" },
+        { id: 3, title: "Tea" },
+      ];
+    case "/merchant/notice-list-list":
+      return { list: NOTICES, total: 2 };
+    case "/merchant/order-list":
+      return { list: ORDERS, total: 1 };
+    default:
+      return null;
+  }
+}
+
+function stubApi() {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const url = new URL(input, "http://console");
+      requests.push({ url, method: init.method ?? "GET", body: init.body ? JSON.parse(String(init.body)) : undefined });
+      return new Response(JSON.stringify({ code: 200, message: "ok", data: answerTo(url.pathname) }));
+    }),
+  );
+}
+
+const calls = (path: string) => requests.filter((r) => r.url.pathname === path);
+
+function renderList(path = "/goods/list") {
+  return render(
+    <AntdRoot>
+      <MemoryRouter initialEntries={[path]}>
+        <Refine
+          dataProvider={dataProvider}
+          routerProvider={routerProvider}
+          i18nProvider={i18nProvider}
+          resources={refineResources}
+          options={{
+            syncWithLocation: true,
+            disableTelemetry: true,
+            reactQuery: { clientConfig: { defaultOptions: { queries: { retry: false } } } },
+          }}
+        >
+          <Suspense fallback={<p>loading</p>}>
+            <Routes>
+              <Route path="/goods/list" element={<ListScreen resource="goods_list" />} />
+              <Route path="/goods/recoveryList" element={<ListScreen resource="goods_recycle" />} />
+              <Route path="/setting/noticeList" element={<ListScreen resource="setting_notice_list" />} />
+              <Route path="/order/applicationList" element={<ListScreen resource="order_application_list" />} />
+            </Routes>
+          </Suspense>
+        </Refine>
+      </MemoryRouter>
+    </AntdRoot>,
+  );
+}
+
+/** The data rows of the table (not its header or the measure row). */
+const rows = () => screen.getAllByRole("row").filter((row) => row.getAttribute("data-row-key"));
+
+beforeAll(async () => {
+  await setupI18n(["common", "defs", "validation", "permissions", "goods", "goods_category"]);
+});
+
+beforeEach(() => {
+  requests = [];
+  listAnswer = { list: GOODS, total: 42, total_exact: true, page: 1, limit: 10 };
+  stubApi();
+});
+
+afterAll(() => clearSession());
+
+describe("PAGE_SIZES", () => {
+  it("offers the page sizes of SPEC §2", () => {
+    expect(PAGE_SIZES).toEqual([10, 20, 30, 40]);
+  });
+});
+
+describe("ListScreen", () => {
+  it("shows the columns' translated headers and formatted values", async () => {
+    signIn(["goods.list", "goods_category.all"]);
+    renderList();
+    await screen.findByText("Cola 330ml");
+    const headers = screen.getAllByRole("columnheader").map((h) => h.textContent);
+    for (const title of [
+      "ID",
+      "Title",
+      "Category",
+      "Main image",
+      "Retail price",
+      "Cost price",
+      "Wholesale price",
+      "Stock",
+      "Created at",
+    ]) {
+      expect(headers).toContain(title);
+    }
+    const [cola, tea] = rows();
+    expect(within(cola).getByText("3.50")).toBeTruthy();
+    expect(within(tea).getByText("123.45")).toBeTruthy();
+    // Related records by their titles, fetched in one call.
+    expect(await within(cola).findByText("Drinks")).toBeTruthy();
+    expect(within(tea).getByText("Tea")).toBeTruthy();
+    expect(calls("/merchant/goods-cate-all").map((r) => r.url.searchParams.get("id"))).toContain("2,3");
+  });
+
+  it("asks for the first page in the entity's default order and shows the total in the pager", async () => {
+    signIn(["goods.list"]);
+    renderList();
+    expect(await screen.findByText("42 in all")).toBeTruthy();
+    expect(Object.fromEntries(calls("/merchant/goods-list")[0].url.searchParams)).toEqual({
+      page: "1",
+      limit: "10",
+      sort: "created_at",
+      order: "desc",
+    });
+    // Page sizes of SPEC §2, ten first.
+    expect(screen.getByText("10 / page")).toBeTruthy();
+  });
+
+  it("says the total is an estimate when the server does", async () => {
+    listAnswer = { ...listAnswer, total: 1_000_000, total_exact: false };
+    signIn(["goods.list"]);
+    renderList();
+    expect(await screen.findByText("About 1000000")).toBeTruthy();
+  });
+
+  it("offers only the actions the user is permitted", async () => {
+    signIn(["goods.list", "goods.detail"]);
+    renderList();
+    await screen.findByText("Cola 330ml");
+    const [cola] = rows();
+    expect(within(cola).getByRole("button", { name: "Details" })).toBeTruthy();
+    expect(within(cola).queryByRole("button", { name: "Edit" })).toBeNull();
+    expect(within(cola).queryByRole("button", { name: "Delete" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /Add/ })).toBeNull();
+    // No bulk delete, so no row selection.
+    expect(within(cola).queryByRole("checkbox")).toBeNull();
+  });
+
+  it("offers edit, delete and add to a user who may do them", async () => {
+    signIn(["goods.list", "goods.detail", "goods.update", "goods.delete", "goods.add"]);
+    renderList();
+    await screen.findByText("Cola 330ml");
+    const [cola] = rows();
+    expect(within(cola).getByRole("button", { name: "Details" })).toBeTruthy();
+    expect(within(cola).getByRole("button", { name: "Edit" }).closest("a")?.getAttribute("href")).toBe(
+      "/goods/list/edit/11",
+    );
+    expect(within(cola).getByRole("button", { name: "Delete" })).toBeTruthy();
+    expect(within(cola).getByRole("checkbox")).toBeTruthy();
+    expect(screen.getByRole("button", { name: /Add/ })).toBeTruthy();
+  });
+
+  it("lists the recycle bin from its own call, with restore and permanent delete", async () => {
+    signIn(["goods.recycle_list", "goods.recover", "goods.destroy", "goods.detail", "goods.update"]);
+    listAnswer = { list: [{ ...GOODS[0], deleted_at: "2026-02-01T00:00:00Z" }], total: 1 };
+    renderList("/goods/recoveryList");
+    await screen.findByText("Cola 330ml");
+    expect(calls("/merchant/goods-recycle-list")).not.toHaveLength(0);
+    expect(calls("/merchant/goods-list")).toHaveLength(0);
+    const [cola] = rows();
+    expect(within(cola).getByRole("button", { name: /Restore/ })).toBeTruthy();
+    expect(within(cola).getByRole("button", { name: "Delete permanently" })).toBeTruthy();
+    // A deleted record is neither shown nor edited from the bin.
+    expect(within(cola).queryByRole("button", { name: "Details" })).toBeNull();
+    expect(within(cola).queryByRole("button", { name: "Edit" })).toBeNull();
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toContain("Deleted at");
+  });
+
+  it("applies the filters and page in the address, in the API's terms", async () => {
+    signIn(["goods.list"]);
+    const query =
+      "filters[0][field]=title&filters[0][operator]=contains&filters[0][value]=Cola" +
+      "&filters[1][field]=unit_price&filters[1][operator]=gte&filters[1][value]=150" +
+      "&currentPage=2&pageSize=20&sorters[0][field]=unit_price&sorters[0][order]=asc";
+    renderList(`/goods/list?${encodeURI(query)}`);
+    await waitFor(() => expect(calls("/merchant/goods-list")).not.toHaveLength(0));
+    expect(Object.fromEntries(calls("/merchant/goods-list")[0].url.searchParams)).toEqual({
+      page: "2",
+      limit: "20",
+      title_like: "Cola",
+      unit_price_gte: "150",
+      sort: "unit_price",
+      order: "asc",
+    });
+  });
+
+  it("lists with the filter bar's values once the user searches", async () => {
+    signIn(["goods.list"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList();
+    await screen.findByText("Cola 330ml");
+    await user.type(screen.getByPlaceholderText("Title"), "Cola");
+    await user.type(screen.getByRole("spinbutton", { name: "Retail price From" }), "1.5");
+    await user.click(screen.getByRole("button", { name: /Search/ }));
+    await waitFor(() =>
+      expect(calls("/merchant/goods-list").map((r) => r.url.searchParams.get("title_like"))).toContain("Cola"),
+    );
+    expect(Object.fromEntries(calls("/merchant/goods-list").at(-1)!.url.searchParams)).toMatchObject({
+      title_like: "Cola",
+      unit_price_gte: "150",
+      page: "1",
+    });
+  });
+
+  it("offers a row's state actions allowed from its state and permitted, and runs them", async () => {
+    signIn(["notice.list", "notice.enable"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList("/setting/noticeList");
+    await screen.findByText("Closed on Sunday");
+    const [disabled, enabled] = rows();
+    expect(within(disabled).getByRole("button", { name: "Enable" })).toBeTruthy();
+    // Enabled already, and the user may not disable.
+    expect(within(enabled).queryByRole("button", { name: "Enable" })).toBeNull();
+    expect(within(enabled).queryByRole("button", { name: "Disable" })).toBeNull();
+
+    await user.click(within(disabled).getByRole("button", { name: "Enable" }));
+    await waitFor(() => expect(calls("/merchant/notice-list-enable")).toHaveLength(1));
+    const [run] = calls("/merchant/notice-list-enable");
+    expect(run.method).toBe("POST");
+    expect(run.body).toEqual({ id: 21, action: "enable", version: 4 });
+    expect(await screen.findByText("Enable: done")).toBeTruthy();
+  });
+
+  it("asks before a state action marked confirm", async () => {
+    signIn(["notice.list", "notice.disable"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList("/setting/noticeList");
+    await screen.findByText("New drinks");
+    const [, enabled] = rows();
+    await user.click(within(enabled).getByRole("button", { name: "Disable" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByText('Run "Disable" on this record?')).toBeTruthy();
+    expect(calls("/merchant/notice-list-disable")).toHaveLength(0);
+    await user.click(within(dialog).getByRole("button", { name: "Disable" }));
+    await waitFor(() => expect(calls("/merchant/notice-list-disable")).toHaveLength(1));
+    expect(calls("/merchant/notice-list-disable")[0].body).toEqual({ id: 22, action: "disable", version: 1 });
+  });
+
+  it("asks a state action's input in a form, in stored units", async () => {
+    signIn(["order.list", "order.refund", "order.check"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList("/order/applicationList");
+    await screen.findByText("202611210930120001");
+    const [order] = rows();
+    // Paid: a refund may be made, the refund request cannot be rejected.
+    expect(within(order).queryByRole("button", { name: "Reject refund request" })).toBeNull();
+    await user.click(within(order).getByRole("button", { name: "Refund" }));
+    const dialog = await screen.findByRole("dialog");
+    await user.click(within(dialog).getByRole("button", { name: "Refund" }));
+    expect(await within(dialog).findByText("Refund amount is required")).toBeTruthy();
+    expect(calls("/merchant/order-refund")).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText("Refund amount"), "1.25");
+    await user.click(within(dialog).getByRole("button", { name: "Refund" }));
+    await waitFor(() => expect(calls("/merchant/order-refund")).toHaveLength(1));
+    expect(calls("/merchant/order-refund")[0].body).toEqual({
+      id: 31,
+      action: "refund",
+      version: 2,
+      refund_money: 125,
+    });
+  });
+});

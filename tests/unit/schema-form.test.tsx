@@ -1,0 +1,200 @@
+// @vitest-environment jsdom
+// src/crud/schema-form.tsx: the generated form as a user meets it: translated required errors, typed
+// values submitted in stored units, cross-field rules, and the server's field errors.
+import { act, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { entityView } from "../../src/crud/model.ts";
+import { SchemaForm, formSchema } from "../../src/crud/schema-form.tsx";
+import type { FieldError } from "../../src/app/api.ts";
+import type { EntityName } from "../../src/generated/types.ts";
+import { AntdRoot } from "./antd-root.ts";
+import { setupI18n } from "./dom-setup.ts";
+
+let i18n: Awaited<ReturnType<typeof setupI18n>>;
+
+beforeAll(async () => {
+  i18n = await setupI18n([
+    "common",
+    "defs",
+    "validation",
+    "notice",
+    "password_change",
+    "charge_pile_plan",
+    "goods_setting",
+  ]);
+});
+
+// Back to English with the last test's components still mounted: they re-render, inside act.
+afterEach(async () => {
+  if (i18n.language !== "en") await act(() => i18n.changeLanguage("en"));
+});
+
+interface Options {
+  mode?: "create" | "edit";
+  initial?: Record<string, unknown>;
+  serverErrors?: FieldError[];
+}
+
+function renderForm(entity: EntityName, { mode = "create", initial = {}, serverErrors }: Options = {}) {
+  const view = entityView(entity);
+  const schema = formSchema(view, mode);
+  const onSubmit = vi.fn();
+  // No motion: messages appear and leave at once instead of after an animation jsdom never runs.
+  const ui = (errors?: FieldError[]) => (
+    <AntdRoot>
+      <SchemaForm view={view} schema={schema} initial={initial} mode={mode} serverErrors={errors} onSubmit={onSubmit} />
+    </AntdRoot>
+  );
+  const result = render(ui(serverErrors));
+  return {
+    onSubmit,
+    rerender: (errors?: FieldError[]) => result.rerender(ui(errors)),
+    user: userEvent.setup({ delay: null, pointerEventsCheck: 0 }),
+  };
+}
+
+/** Types into a field the way a paste does: one change, not one validation per key. */
+async function fill(user: ReturnType<typeof userEvent.setup>, label: string, text: string) {
+  await user.click(screen.getByLabelText(label));
+  await user.paste(text);
+}
+
+const save = () => screen.getByRole("button", { name: /save/i });
+
+describe("SchemaForm", () => {
+  it("shows translated required errors on the fields and does not submit", async () => {
+    const { onSubmit, user } = renderForm("notice");
+    await user.click(save());
+    expect(await screen.findByText("Title is required")).toBeTruthy();
+    expect(screen.getByText("Content is required")).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
+    // The message sits on its own field.
+    const title = screen.getByLabelText("Title").closest(".ant-form-item")!;
+    expect(title.textContent).toContain("Title is required");
+    expect(title.textContent).not.toContain("Content is required");
+  });
+
+  it("submits the typed data once the errors are fixed", async () => {
+    const { onSubmit, user } = renderForm("notice");
+    await user.click(save());
+    await screen.findByText("Title is required");
+    await fill(user, "Title", "Maintenance on Sunday");
+    await fill(user, "Content", "Machines are serviced from 06:00.");
+    // Errors clear as the user types (live validation after the first submit).
+    await waitFor(() => expect(screen.queryByText("Title is required")).toBeNull());
+    await user.click(save());
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0][0]).toEqual({
+      title: "Maintenance on Sunday",
+      content: "Machines are serviced from 06:00.",
+      sort: 0,
+    });
+  });
+
+  it("submits money typed in currency units as minor units", async () => {
+    const { onSubmit, user } = renderForm("charge_pile_plan");
+    await fill(user, "Plan name", "Mall chargers");
+    await fill(user, "Electricity fee", "3.5");
+    await fill(user, "Service fee", "0.29");
+    await user.click(save());
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({ name: "Mall chargers", electricity_fee: 350, service_fee: 29 });
+  });
+
+  it("shows stored money in currency units", () => {
+    renderForm("charge_pile_plan", { mode: "edit", initial: { name: "Plan", electricity_fee: 120, service_fee: 40 } });
+    expect((screen.getByLabelText("Electricity fee") as HTMLInputElement).value).toBe("1.20");
+    expect((screen.getByLabelText("Service fee") as HTMLInputElement).value).toBe("0.40");
+  });
+
+  it("submits a fraction typed as a percentage as a fraction", async () => {
+    const initial = { shelve: 1, format: 1, stock: 1, allocate: 0, is_discount: 1, three_discount: 0.5 };
+    const { onSubmit, user } = renderForm("goods_setting", { mode: "edit", initial });
+    // Shown as a percentage ("50 %" or "50.0"), whatever the widget's formatting.
+    expect(parseFloat((screen.getByLabelText("Third-item discount") as HTMLInputElement).value)).toBe(50);
+    await fill(user, "Second-item discount", "6");
+    await user.click(save());
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({ two_discount: 0.06, three_discount: 0.5 });
+  });
+
+  it("blocks saving when a conditional rule requires a field", async () => {
+    const initial = { shelve: 1, format: 1, stock: 1, allocate: 0, is_discount: 1 };
+    const { onSubmit, user } = renderForm("goods_setting", { mode: "edit", initial });
+    await user.click(save());
+    await waitFor(() =>
+      expect(document.querySelector("#root_two_discount")!.closest(".ant-form-item-has-error")).not.toBeNull(),
+    );
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  // @rjsf/antd's FieldTemplate shows `help` instead of the errors when a field has help text, so help
+  // texts are descriptions: a field with help must still say why it is wrong.
+  it("shows the error on a field that has help text", async () => {
+    const initial = { shelve: 1, format: 1, stock: 1, allocate: 0, is_discount: 1 };
+    const { user } = renderForm("goods_setting", { mode: "edit", initial });
+    await user.click(save());
+    const field = document.querySelector("#root_two_discount")!.closest(".ant-form-item")!;
+    await waitFor(() => expect(field.classList.contains("ant-form-item-has-error")).toBe(true));
+    expect(field.textContent).toContain("Second-item discount is required");
+  });
+
+  it("shows the x-compare rule's message when the passwords differ, and does not submit", async () => {
+    const { onSubmit, user } = renderForm("password_change");
+    await fill(user, "Current password", "s3cret-pass");
+    await fill(user, "New password", "Mekong-2026!");
+    await fill(user, "Confirm password", "Mekong-2027!");
+    await user.click(save());
+    const message = await screen.findByText("New and confirm password must be the same");
+    expect(message.closest(".ant-form-item")!.querySelector("#root_confirm_password")).not.toBeNull();
+    expect(onSubmit).not.toHaveBeenCalled();
+
+    await user.clear(screen.getByLabelText("Confirm password"));
+    await fill(user, "Confirm password", "Mekong-2026!");
+    await user.click(save());
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0][0]).toEqual({
+      old_password: "s3cret-pass",
+      new_password: "Mekong-2026!",
+      confirm_password: "Mekong-2026!",
+    });
+  });
+
+  it("shows the server's errors on their fields until that field is edited", async () => {
+    const serverErrors: FieldError[] = [
+      { field: "title", keyword: "unique", message: "This Title is already taken" },
+      { field: "content", keyword: "maxLength", message: "Content is too long" },
+    ];
+    const { user } = renderForm("notice", {
+      mode: "edit",
+      initial: { title: "Maintenance", content: "Text", sort: 1, status: 1 },
+      serverErrors,
+    });
+    const error = await screen.findByText("This Title is already taken");
+    expect(error.closest(".ant-form-item")!.querySelector("#root_title")).not.toBeNull();
+    expect(screen.getByText("Content is too long")).toBeTruthy();
+
+    await fill(user, "Title", "!");
+    await waitFor(() => expect(screen.queryByText("This Title is already taken")).toBeNull());
+    // The untouched field keeps its error.
+    expect(screen.getByText("Content is too long")).toBeTruthy();
+  });
+
+  it("shows new server errors from a later save", async () => {
+    const { rerender } = renderForm("notice", { mode: "edit", initial: { title: "A", content: "B", sort: 1 } });
+    expect(screen.queryByText("This Title is already taken")).toBeNull();
+    rerender([{ field: "title", keyword: "unique", message: "This Title is already taken" }]);
+    expect(await screen.findByText("This Title is already taken")).toBeTruthy();
+  });
+
+  it("speaks Chinese when the language is zh", async () => {
+    await i18n.changeLanguage("zh");
+    const { onSubmit, user } = renderForm("notice");
+    expect(screen.getByLabelText("标题")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: /保\s*存/ }));
+    expect(await screen.findByText("标题不能为空")).toBeTruthy();
+    expect(screen.getByText("内容不能为空")).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+});
