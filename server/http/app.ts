@@ -9,6 +9,7 @@ import type { Ctx, Principal } from "../entities/context.ts";
 import { registerEntityRoutes } from "../entities/routes.ts";
 import { registerAccountHooks } from "../domain/accounts.ts";
 import { registerGoodsRoutes } from "../domain/goods.ts";
+import { registerMachineRoutes } from "../domain/machines.ts";
 import { registerSessionRoutes } from "../domain/session.ts";
 import { registerUploadRoutes } from "../domain/uploads.ts";
 import openapi from "../../src/generated/openapi.json" with { type: "json" };
@@ -110,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get("/merchant/openapi.json", { config: { public: true } }, async () => openapi);
   registerSessionRoutes(app, ctxOf);
   registerGoodsRoutes(app, ctxOf);
+  registerMachineRoutes(app, ctxOf);
   registerEntityRoutes(app, ctxOf);
   registerUploadRoutes(app, ctxOf, options.uploadDir);
 

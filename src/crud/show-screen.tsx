@@ -72,7 +72,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
               <Descriptions.Item
                 key={field.name}
                 label={t(field.label)}
-                span={field.kind === "uploads" || field.kind === "list" ? 2 : 1}
+                span={field.kind === "uploads" || field.kind === "list" ? "filled" : 1}
               >
                 <FieldValue
                   field={field}

@@ -73,6 +73,10 @@ export async function openPage(c: Console, options: { locale?: string; lang?: st
     if (message.type() === "error") errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+  // The browser's own "Failed to load resource" line has no address: record which one.
+  page.on("response", (response) => {
+    if (response.status() >= 400) errors.push(`HTTP ${response.status()} ${new URL(response.url()).pathname}`);
+  });
   page.setDefaultTimeout(20_000);
   return { context, page, errors };
 }

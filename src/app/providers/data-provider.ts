@@ -4,7 +4,7 @@
 //   getList    GET    <list>?page&limit&sort&order&<filters>   filters: eq → f, contains → f_like,
 //                                                              gte/lte → f_gte/f_lte, in → f=a,b
 //   getMany    GET    <list>?id=1,2,3
-//   getOne     GET    <detail>?id=7             singletons: GET <get>
+//   getOne     GET    <detail>?id=7             singletons: GET <get>; no detail call: <list>?id=7
 //   create     POST   <add>     record
 //   update     POST   <update>  { ...record, id }   singletons: POST <set>
 //   deleteOne  DELETE <delete>?id=7            meta.call: "destroy" for the recycle bin
@@ -12,7 +12,8 @@
 //   custom     any call: url = call name, method, query, payload
 import type { BaseRecord, CrudFilter, CrudSort, DataProvider } from "@refinedev/core";
 import type { CallKind, XEntity } from "../../schema/types.ts";
-import { api, type Query } from "../api.ts";
+import i18n from "i18next";
+import { api, ApiError, type Query } from "../api.ts";
 
 type Calls = Record<string, { calls: XEntity["calls"]; base: string }>;
 let registry: Promise<Calls> | undefined;
@@ -86,8 +87,12 @@ export const dataProvider: DataProvider = {
   },
 
   async getOne({ resource, id, meta }) {
-    const { call, base, kind } = await resolve(resource, ["detail", "get"], meta?.call);
-    return { data: await api(call, { base, query: kind === "get" ? {} : { id } }) };
+    const { call, base, kind } = await resolve(resource, ["detail", "get", "list"], meta?.call);
+    if (kind !== "list") return { data: await api(call, { base, query: kind === "get" ? {} : { id } }) };
+    // Entities without a detail call (categories, specs, ...): the list answers one id as well.
+    const answer = await api<ListAnswer<never>>(call, { base, query: { id, limit: 1 } });
+    if (!answer.list[0]) throw new ApiError(404, i18n.t("errors:notFound"));
+    return { data: answer.list[0] };
   },
 
   async create({ resource, variables, meta }) {
