@@ -1,8 +1,8 @@
 // The filters an entity's x-ui declares, as one inline form above the list: text for `like`,
 // a select for `eq` and `in` on enums and relations, two bounds for `range`.
 import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from "antd";
-import { ReloadOutlined, SearchOutlined } from "@ant-design/icons";
-import { useEffect } from "react";
+import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from "@ant-design/icons";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { EntityView, FieldView } from "./model.ts";
 import type { FilterValues } from "./filters.ts";
@@ -119,15 +119,22 @@ function RangeInput({
   );
 }
 
+/** Filters shown before "More filters" is opened. */
+export const FIRST_FILTERS = 4;
+
 export function FilterBar({ view, values, fixed, onChange }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FilterValues>();
-  const fields = view.filters.filter((f) => !fixed.includes(f.name));
+  const all = view.filters.filter((f) => !fixed.includes(f.name));
+  // A filter in use stays in sight: the bar opens when one beyond the first few has a value.
+  const inUse = all.slice(FIRST_FILTERS).some((f) => values[f.name] !== undefined);
+  const [expanded, setExpanded] = useState(inUse);
+  const fields = expanded || inUse ? all : all.slice(0, FIRST_FILTERS);
   useEffect(() => {
     form.resetFields();
     form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
   }, [form, values]);
-  if (fields.length === 0) return null;
+  if (all.length === 0) return null;
   return (
     <Form form={form} layout="inline" className="filter-bar" onFinish={onChange}>
       {fields.map((field) => {
@@ -152,6 +159,16 @@ export function FilterBar({ view, values, fixed, onChange }: Props) {
           >
             {t("actions.reset")}
           </Button>
+          {all.length > FIRST_FILTERS && (
+            <Button
+              type="link"
+              icon={expanded ? <UpOutlined /> : <DownOutlined />}
+              iconPosition="end"
+              onClick={() => setExpanded(!expanded)}
+            >
+              {t(expanded ? "filters.less" : "filters.more")}
+            </Button>
+          )}
         </Space>
       </Form.Item>
     </Form>

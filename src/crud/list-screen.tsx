@@ -149,7 +149,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
       fixed: "right",
       width: 220,
       render: (_: unknown, row: Row) => (
-        <Space size={0} wrap className="row-actions">
+        <Space size={0} className="row-actions">
           {canShow && (
             <Link to={fillPath(resource.show!, row.id)}>
               <Button size="small" type="link">
@@ -164,7 +164,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
               </Button>
             </Link>
           )}
-          {!recycle && <StateActions screen={screen} record={row} />}
+          {!recycle && <StateActions screen={screen} record={row} compact />}
           {canRestore && (
             <Popconfirm
               title={t("confirm.restore", { count: 1 })}

@@ -2,7 +2,8 @@
 // and permitted to the user. Destructive ones ask first; those with input open a small form.
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Modal, Space } from "antd";
+import { App, Button, Dropdown, Modal, Space } from "antd";
+import { DownOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Transition } from "../schema/types.ts";
@@ -17,9 +18,11 @@ interface Props {
   size?: "small" | "middle";
   /** Called after a transition succeeded (a detail view reloads its record). */
   onDone?: () => void;
+  /** On list rows, several actions fold into a "More" menu to keep rows one line high. */
+  compact?: boolean;
 }
 
-export function StateActions({ screen, record, size = "small", onDone }: Props) {
+export function StateActions({ screen, record, size = "small", onDone, compact }: Props) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const invalidate = useInvalidate();
@@ -71,13 +74,31 @@ export function StateActions({ screen, record, size = "small", onDone }: Props) 
 
   return (
     <>
-      <Space size={4} wrap>
-        {transitions.map((tr) => (
-          <Button key={tr.action} size={size} type="link" danger={tr.danger} onClick={() => onClick(tr)}>
-            {actionLabel(tr)}
+      {compact && transitions.length > 1 ? (
+        <Dropdown
+          trigger={["click"]}
+          menu={{
+            items: transitions.map((tr) => ({
+              key: tr.action,
+              label: actionLabel(tr),
+              danger: tr.danger,
+              onClick: () => onClick(tr),
+            })),
+          }}
+        >
+          <Button size={size} type="link" icon={<DownOutlined />} iconPosition="end">
+            {t("actions.more")}
           </Button>
-        ))}
-      </Space>
+        </Dropdown>
+      ) : (
+        <Space size={4} wrap>
+          {transitions.map((tr) => (
+            <Button key={tr.action} size={size} type="link" danger={tr.danger} onClick={() => onClick(tr)}>
+              {actionLabel(tr)}
+            </Button>
+          ))}
+        </Space>
+      )}
       {inputFor && (
         <Modal open title={actionLabel(inputFor)} footer={null} onCancel={() => setInputFor(undefined)} destroyOnHidden>
           <SchemaForm

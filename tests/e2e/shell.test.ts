@@ -126,6 +126,39 @@ describe("languages", () => {
   });
 });
 
+describe("main screens in four languages", () => {
+  const SCREENS = [
+    ["home", "/"],
+    ["goods-list", "/goods/list"],
+    ["goods-create", "/goods/list/create"],
+    ["orders", "/order/applicationList"],
+    ["devices", "/machine/list"],
+    ["work-order", "/order/ServiceList/show/1"],
+    ["system-settings", "/setting/system"],
+  ] as const;
+
+  it.each(["en", "zh", "km", "th"])("shows no untranslated text in %s (screenshots kept)", async (lng) => {
+    const { page, context, errors } = await openPage(c, { lang: lng });
+    await signIn(c, page, "admin");
+    for (const [name, path] of SCREENS) {
+      await page.goto(`${c.url}${path}`);
+      await page.locator(".shell-content .ant-card, .shell-content .home-page").first().waitFor();
+      await page
+        .locator(".ant-spin-spinning, .ant-skeleton")
+        .first()
+        .waitFor({ state: "detached" })
+        .catch(() => undefined);
+      await page.waitForTimeout(400);
+      const text = await page.locator(".shell").innerText();
+      // A key shown instead of its text (goods:fields.title.label, menu:routes.x, actions.save).
+      expect(text, `${name} in ${lng}`).not.toMatch(/\b[a-z_]+:[a-z_.]+\b|\b(fields|actions|messages|enum)\.[a-z_]+/);
+      await page.screenshot({ path: join(SHOTS, `${name}-${lng}.png`) });
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe("the frame", () => {
   it("opens each page as a tab titled from its route, kept across reloads, closable", async () => {
     const { page, context } = await openPage(c);

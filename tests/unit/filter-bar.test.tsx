@@ -32,8 +32,11 @@ function renderBar(entity: EntityName, values: Record<string, unknown> = NO_VALU
 const labels = () => [...document.querySelectorAll(".ant-form-item-label label")].map((l) => l.textContent);
 
 describe("FilterBar", () => {
-  it("shows each declared filter with its translated label, leaving fixed and hidden ones out", () => {
-    renderBar("order", NO_VALUES, ["shop_id"]);
+  it("shows the first filters, the rest behind More filters, leaving fixed and hidden ones out", async () => {
+    const { user } = renderBar("order", NO_VALUES, ["shop_id"]);
+    expect(labels()).toHaveLength(4);
+    expect(labels()).not.toContain("Pay status");
+    await user.click(screen.getByRole("button", { name: /More filters/ }));
     expect(labels()).toEqual(
       expect.arrayContaining(["Order number", "Device code", "Order time", "Pay type", "Pay status"]),
     );
@@ -41,8 +44,14 @@ describe("FilterBar", () => {
     expect(labels()).not.toContain("Device"); // x-ui.hidden
   });
 
+  it("opens by itself when a filter beyond the first few is in use", () => {
+    renderBar("order", { pay_status: ["paid"] });
+    expect(labels()).toContain("Pay status");
+  });
+
   it("gives enum values chosen from the translated options", async () => {
     const { onChange, user } = renderBar("order");
+    await user.click(screen.getByRole("button", { name: /More filters/ }));
     await user.click(screen.getByRole("combobox", { name: "Pay status" }));
     await user.click(await screen.findByTitle("Refund requested"));
     await user.click(await screen.findByTitle("Paid"));
