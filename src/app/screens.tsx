@@ -1,6 +1,9 @@
 // Which generated screen a route shows; each loads on demand. The four hand-written extensions come
 // later; until then their routes show their entity's generated screen.
+import { Result } from "antd";
+import { useTranslation } from "react-i18next";
 import { lazyScreen } from "./lazy-screen.tsx";
+import { allowed } from "./providers/access-control.ts";
 import type { ScreenRoute } from "./routes.ts";
 
 const ListScreen = lazyScreen(() => import("../crud/list-screen.tsx").then((m) => m.ListScreen));
@@ -8,8 +11,19 @@ const FormScreen = lazyScreen(() => import("../crud/form-screen.tsx").then((m) =
 const ShowScreen = lazyScreen(() => import("../crud/show-screen.tsx").then((m) => m.ShowScreen));
 const SettingsScreen = lazyScreen(() => import("../crud/settings-screen.tsx").then((m) => m.SettingsScreen));
 
+/** A route the user's permissions do not cover (typed or bookmarked): said plainly, nothing loaded. */
+function Forbidden() {
+  const { t } = useTranslation();
+  return <Result status="403" title="403" subTitle={t("errors:forbidden")} />;
+}
+
+const PERMISSION_OF_ACTION = { list: undefined, create: "add", edit: "update", show: "detail" } as const;
+
 export function Screen({ route }: { route: ScreenRoute }) {
   const id = route.resource.identifier;
+  const { entity, permission } = route.resource.meta;
+  const needed = PERMISSION_OF_ACTION[route.action];
+  if (!allowed(needed ? `${entity}.${needed}` : permission)) return <Forbidden />;
   switch (route.action) {
     case "list":
       return route.resource.meta.screen === "settings" ? (

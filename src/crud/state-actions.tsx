@@ -2,7 +2,7 @@
 // and permitted to the user. Destructive ones ask first; those with input open a small form.
 import { useCustomMutation, useInvalidate } from "@refinedev/core";
 import { useQueryClient } from "@tanstack/react-query";
-import { App, Button, Dropdown, Modal, Space } from "antd";
+import { Alert, App, Button, Dropdown, Modal, Space } from "antd";
 import { DownOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -101,6 +101,14 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
       )}
       {inputFor && (
         <Modal open title={actionLabel(inputFor)} footer={null} onCancel={() => setInputFor(undefined)} destroyOnHidden>
+          {inputFor.confirm && (
+            <Alert
+              className="transition-confirm"
+              type={inputFor.danger ? "warning" : "info"}
+              showIcon
+              message={t("confirm.transition", { action: actionLabel(inputFor) })}
+            />
+          )}
           <SchemaForm
             view={view}
             schema={transitionSchema(view, inputFor)}

@@ -355,6 +355,33 @@ describe("every route", () => {
     const own = new Set(rows.map((r) => Number(r.id)));
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) expect(own.has(id)).toBe(true);
+    // A route outside the agent's permissions, typed in: refused plainly, nothing asked of the server.
+    await page.goto(`${c.url}/version/list`);
+    await expect.poll(() => page.locator(".ant-result-title").textContent()).toBe("403");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("changes the password: the form checks the confirmation, then every session ends", async () => {
+    const { page, context, errors } = await openPage(c);
+    await signIn(c, page, "agent_a1");
+    await page.locator(".user-button").click();
+    await page.getByText(locale("en", "common").actions.changePassword, { exact: true }).click();
+    const modal = page.locator(".ant-modal");
+    await modal.locator("#root_old_password").fill("demo123");
+    await modal.locator("#root_new_password").fill("better-secret-1");
+    await modal.locator("#root_confirm_password").fill("better-secret-2");
+    await modal.locator(".form-actions .ant-btn-primary").click();
+    await expect
+      .poll(() => modal.locator(".ant-form-item-explain-error").allTextContents())
+      .toContain(locale("en", "password_change").rules.password_confirmed);
+    await modal.locator("#root_confirm_password").fill("better-secret-1");
+    await modal.locator(".form-actions .ant-btn-primary").click();
+    await page.waitForURL(/\/login/);
+    await page.locator("#account").fill("agent_a1");
+    await page.locator("#password").fill("better-secret-1");
+    await page.locator("button[type=submit]").click();
+    await page.waitForURL(`${c.url}/`);
     expect(errors).toEqual([]);
     await context.close();
   });

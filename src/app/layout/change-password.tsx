@@ -5,6 +5,7 @@ import { App, Modal } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, type ApiError } from "../api.ts";
+import { clearSession } from "../session.ts";
 import { entityView } from "../../crud/model.ts";
 import { formSchema, SchemaForm } from "../../crud/schema-form.tsx";
 
@@ -28,6 +29,8 @@ export function ChangePassword({ open, onClose }: { open: boolean; onClose: () =
             await api("modify-password", { method: "POST", body: data });
             message.success(t("common:messages.passwordChanged"));
             onClose();
+            // The server has ended every session, this one included: nothing to revoke any more.
+            clearSession();
             logout();
           } catch (error) {
             setErrors(error as ApiError);
