@@ -101,13 +101,15 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
       okText: t(`actions.${kind}`),
       cancelText: t("actions.cancel"),
       okButtonProps: { danger: kind !== "restore" },
-      onOk: () => (kind === "restore" ? restore(ids) : remove(ids, kind === "destroy")),
+      onOk: () => (kind === "restore" ? restore(ids) : remove(ids, recycle)),
     });
   };
 
   const canShow = !recycle && screen.can("detail") && resource.show;
   const canEdit = !recycle && screen.can("update") && resource.edit;
-  const canDelete = recycle ? screen.can("destroy") : screen.can("delete") && view.x.recycle !== false;
+  const canDelete = recycle ? screen.can("destroy") : screen.can("delete");
+  // Entities without a recycle bin (categories, banners, ...) delete for good: the words say so.
+  const permanent = recycle || !view.x.recycle;
   const canRestore = recycle && screen.can("recover");
   const hasActions = canShow || canEdit || canDelete || canRestore || view.states.size > 0;
 
@@ -179,14 +181,14 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           )}
           {canDelete && (
             <Popconfirm
-              title={t(recycle ? "confirm.destroy" : "confirm.delete", { count: 1 })}
-              okText={t(recycle ? "actions.destroy" : "actions.delete")}
+              title={t(permanent ? "confirm.destroy" : "confirm.delete", { count: 1 })}
+              okText={t(permanent ? "actions.destroy" : "actions.delete")}
               cancelText={t("actions.cancel")}
               okButtonProps={{ danger: true }}
               onConfirm={() => remove([row.id], recycle)}
             >
               <Button size="small" type="link" danger>
-                {t(recycle ? "actions.destroy" : "actions.delete")}
+                {t(permanent ? "actions.destroy" : "actions.delete")}
               </Button>
             </Popconfirm>
           )}
@@ -246,9 +248,9 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
               danger
               icon={<DeleteOutlined />}
               disabled={!bulk}
-              onClick={() => confirmBulk(recycle ? "destroy" : "delete")}
+              onClick={() => confirmBulk(permanent ? "destroy" : "delete")}
             >
-              {t(recycle ? "actions.destroy" : "actions.delete")}
+              {t(permanent ? "actions.destroy" : "actions.delete")}
             </Button>
           )}
           {bulk && <Typography.Text type="secondary">{t("list.selected", { count: selected.length })}</Typography.Text>}

@@ -309,6 +309,21 @@ describe("ListScreen", () => {
     expect(calls("/merchant/notice-list-disable")[0].body).toEqual({ id: 22, action: "disable", version: 1 });
   });
 
+  it("deletes for good, and says so, where the entity has no recycle bin", async () => {
+    signIn(["notice.list", "notice.delete"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList("/setting/noticeList");
+    await screen.findByText("New drinks");
+    const [first] = rows();
+    await user.click(within(first).getByRole("button", { name: "Delete permanently" }));
+    const pop = await screen.findByRole("tooltip");
+    expect(within(pop).getByText("Delete 1 record(s) permanently? This cannot be undone.")).toBeTruthy();
+    await user.click(within(pop).getByRole("button", { name: "Delete permanently" }));
+    await waitFor(() => expect(calls("/merchant/notice-list-delete")).toHaveLength(1));
+    expect(calls("/merchant/notice-list-delete")[0].url.searchParams.get("id")).toBe("21");
+    expect(calls("/merchant/notice-list-delete")[0].method).toBe("DELETE");
+  });
+
   it("asks a state action's input in a form, in stored units", async () => {
     signIn(["order.list", "order.refund", "order.check"]);
     const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
