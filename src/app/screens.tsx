@@ -3,7 +3,7 @@
 import { Result } from "antd";
 import { useTranslation } from "react-i18next";
 import { lazyScreen } from "./lazy-screen.tsx";
-import { allowed } from "./providers/access-control.ts";
+import { allowed, permissionOf } from "./providers/access-control.ts";
 import type { ScreenRoute } from "./routes.ts";
 
 const ListScreen = lazyScreen(() => import("../crud/list-screen.tsx").then((m) => m.ListScreen));
@@ -17,13 +17,11 @@ function Forbidden() {
   return <Result status="403" title="403" subTitle={t("errors:forbidden")} />;
 }
 
-const PERMISSION_OF_ACTION = { list: undefined, create: "add", edit: "update", show: "detail" } as const;
-
 export function Screen({ route }: { route: ScreenRoute }) {
   const id = route.resource.identifier;
   const { entity, permission } = route.resource.meta;
-  const needed = PERMISSION_OF_ACTION[route.action];
-  if (!allowed(needed ? `${entity}.${needed}` : permission)) return <Forbidden />;
+  // A list-type route needs its screen's permission (list, recycle_list, get); a record route its action's.
+  if (!allowed(route.action === "list" ? permission : permissionOf(entity, route.action))) return <Forbidden />;
   switch (route.action) {
     case "list":
       return route.resource.meta.screen === "settings" ? (

@@ -1,6 +1,7 @@
 // What the console keeps in local storage between visits: the session from login (token, user,
 // permissions, menu), the open tabs, the language and the version the console last ran against.
 // Logging out clears everything but the version (SPEC §2) and the language the user chose.
+import type { MenuGroup } from "../generated/resources.ts";
 import { STORAGE_KEY as LANGUAGE_KEY } from "./i18n.ts";
 
 export interface SessionUser {
@@ -12,19 +13,8 @@ export interface SessionUser {
   is_admin: boolean;
 }
 
-export interface MenuRoute {
-  id: string;
-  path: string;
-  label: string;
-  permission: string;
-}
-
-export interface MenuGroup {
-  id: string;
-  icon: string;
-  label: string;
-  routes: MenuRoute[];
-}
+/** The menu as login and the `menu` call answer it: the generated menu, filtered by permission. */
+export type { MenuGroup } from "../generated/resources.ts";
 
 export interface Session {
   token: string;

@@ -1,12 +1,12 @@
 // The generated create and edit screens. Edit loads the record as detail answers it and sends it
 // back with its version; the server's field errors land on their fields and nothing typed is lost.
 import { useCreate, useOne, useUpdate } from "@refinedev/core";
-import { App, Card, Result, Skeleton } from "antd";
-import { useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { Card } from "antd";
+import { useMemo } from "react";
 import { useNavigate, useParams } from "react-router";
 import type { ApiError } from "../app/api.ts";
 import { formSchema, SchemaForm } from "./schema-form.tsx";
+import { RecordStatus, useSave } from "./record-state.tsx";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import type { EntityView } from "./model.ts";
 
@@ -31,11 +31,9 @@ export function FormScreen({ resource: identifier, action }: { resource: string;
 }
 
 function CreateForm({ screen }: { screen: ScreenContext }) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
   const navigate = useNavigate();
   const { mutateAsync } = useCreate();
-  const [errors, setErrors] = useState<ApiError>();
+  const { fieldErrors, save } = useSave("messages.addSuccess", "messages.addFailed");
   const { view, resource } = screen;
   const fixed = resource.meta.filter ?? {};
   const schema = useMemo(() => formSchema(view, "create"), [view]);
@@ -46,31 +44,21 @@ function CreateForm({ screen }: { screen: ScreenContext }) {
         schema={schema}
         initial={{ ...fixed }}
         fixed={Object.keys(fixed)}
-        serverErrors={errors?.fieldErrors}
+        serverErrors={fieldErrors}
         onCancel={() => navigate(screen.listPath)}
-        onSubmit={async (data) => {
-          try {
-            await mutateAsync({
-              resource: view.name,
-              values: data,
-              successNotification: false,
-              errorNotification: false,
-            });
-            message.success(t("messages.addSuccess"));
-            navigate(screen.listPath);
-          } catch (error) {
-            setErrors(error as ApiError);
-            message.error((error as ApiError).message || t("messages.addFailed"));
-          }
-        }}
+        onSubmit={(data) =>
+          save(
+            () =>
+              mutateAsync({ resource: view.name, values: data, successNotification: false, errorNotification: false }),
+            () => navigate(screen.listPath),
+          )
+        }
       />
     </Card>
   );
 }
 
 function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
   const navigate = useNavigate();
   const { view } = screen;
   const { query, result } = useOne<Data, ApiError>({
@@ -80,17 +68,9 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
     queryOptions: { staleTime: 0, gcTime: 0 },
   });
   const { mutateAsync } = useUpdate();
-  const [errors, setErrors] = useState<ApiError>();
+  const { fieldErrors, save } = useSave("messages.editSuccess", "messages.editFailed");
   const schema = useMemo(() => formSchema(view, "edit"), [view]);
-  if (query.isLoading)
-    return (
-      <Card className="screen-card" variant="borderless">
-        <Skeleton active />
-      </Card>
-    );
-  if (query.error || !result) {
-    return <Result status="warning" title={t("messages.detailFailed")} subTitle={query.error?.message} />;
-  }
+  if (query.isLoading || query.error || !result) return <RecordStatus loading={query.isLoading} error={query.error} />;
   return (
     <Card className="screen-card form-card" variant="borderless">
       <SchemaForm
@@ -98,24 +78,21 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
         schema={schema}
         mode="edit"
         initial={editableData(view, result)}
-        serverErrors={errors?.fieldErrors}
+        serverErrors={fieldErrors}
         onCancel={() => navigate(screen.listPath)}
-        onSubmit={async (data) => {
-          try {
-            await mutateAsync({
-              resource: view.name,
-              id,
-              values: { ...data, version: result.version },
-              successNotification: false,
-              errorNotification: false,
-            });
-            message.success(t("messages.editSuccess"));
-            navigate(screen.listPath);
-          } catch (error) {
-            setErrors(error as ApiError);
-            message.error((error as ApiError).message || t("messages.editFailed"));
-          }
-        }}
+        onSubmit={(data) =>
+          save(
+            () =>
+              mutateAsync({
+                resource: view.name,
+                id,
+                values: { ...data, version: result.version },
+                successNotification: false,
+                errorNotification: false,
+              }),
+            () => navigate(screen.listPath),
+          )
+        }
       />
     </Card>
   );

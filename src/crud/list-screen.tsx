@@ -58,7 +58,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
     errorNotification: (error) => ({ type: "error", message: error?.message ?? "" }),
   });
   const rows = table.result.data as Row[];
-  const titles = useRelationTitles(view, rows);
+  const titles = useRelationTitles(view.columns, rows);
   const [selected, setSelected] = useState<number[]>([]);
   const { mutateAsync: deleteMany } = useDeleteMany();
   const { mutateAsync: recover } = useCustomMutation();

@@ -5,7 +5,8 @@ import { api } from "../app/api.ts";
 import { allowed } from "../app/providers/access-control.ts";
 import { entitySchemas } from "../generated/schemas.ts";
 import type { EntityName } from "../generated/types.ts";
-import type { EntityView } from "./model.ts";
+import type { FieldView } from "./model.ts";
+import { permissionOfCall } from "../../codegen/permissions.ts";
 
 export interface RelationOption {
   id: number;
@@ -16,16 +17,16 @@ export interface RelationOption {
 export function pickerCall(entity: EntityName): { call: string; base: string } | undefined {
   const x = entitySchemas[entity]?.["x-entity"];
   const call = x?.calls.all;
-  if (!call || !allowed(`${entity}.all`)) return undefined;
+  if (!call || !allowed(permissionOfCall(entity, "all"))) return undefined;
   return { call, base: x.basePath ?? "/merchant" };
 }
 
 const STALE_MS = 60_000;
 
-/** Title of each related id on the rows shown, per target entity. */
-export function useRelationTitles(view: EntityView, rows: Record<string, unknown>[]) {
+/** Title of each related id the given fields hold on the rows shown, per target entity. */
+export function useRelationTitles(fields: FieldView[], rows: Record<string, unknown>[]) {
   const wanted = new Map<EntityName, Set<number>>();
-  for (const field of view.columns) {
+  for (const field of fields) {
     if (!field.relation) continue;
     const ids = wanted.get(field.relation) ?? new Set<number>();
     for (const row of rows) {

@@ -6,6 +6,7 @@ import { resources, type GeneratedResource } from "../generated/resources.ts";
 import { allowed } from "../app/providers/access-control.ts";
 import { entityView, type EntityView } from "./model.ts";
 import type { CallKind } from "../schema/types.ts";
+import { permissionOfCall } from "../../codegen/permissions.ts";
 
 export interface ScreenContext {
   resource: GeneratedResource;
@@ -16,21 +17,6 @@ export interface ScreenContext {
   /** The list route of this entity, where forms return after saving. */
   listPath: string;
 }
-
-const PERMISSION_OF: Record<CallKind, string> = {
-  list: "list",
-  detail: "detail",
-  all: "all",
-  add: "add",
-  update: "update",
-  delete: "delete",
-  recycleList: "recycle_list",
-  recover: "recover",
-  destroy: "destroy",
-  export: "export",
-  get: "get",
-  set: "set",
-};
 
 export function resourceById(identifier: string): GeneratedResource {
   const resource = resources.find((r) => r.identifier === identifier);
@@ -45,7 +31,7 @@ export function screenContext(identifier: string): ScreenContext {
   return {
     resource,
     view,
-    can: (kind) => view.x.calls[kind] !== undefined && allowed(`${view.name}.${PERMISSION_OF[kind]}`),
+    can: (kind) => view.x.calls[kind] !== undefined && allowed(permissionOfCall(view.name, kind)),
     canTransition: (action) => allowed(`${view.name}.${action}`),
     listPath: resource.list ?? mainList?.list ?? "/",
   };

@@ -2,11 +2,12 @@
 // history (record-history): who did what, when, and which values changed.
 import { useOne } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Descriptions, Empty, Result, Skeleton, Space, Tag, Timeline, Typography } from "antd";
+import { Button, Card, Descriptions, Empty, Space, Tag, Timeline, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { api, type ApiError } from "../app/api.ts";
 import { FieldValue } from "./field-value.tsx";
+import { RecordStatus } from "./record-state.tsx";
 import type { EntityView } from "./model.ts";
 import { useRelationTitles } from "./relations.ts";
 import { useScreen } from "./resource.ts";
@@ -33,15 +34,8 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   const { view, resource } = screen;
   const { query, result } = useOne<Data, ApiError>({ resource: view.name, id: Number(id), errorNotification: false });
   const record: Data = result ?? {};
-  const titles = useRelationTitles({ ...view, columns: view.fields }, result ? [result] : []);
-  if (query.isLoading)
-    return (
-      <Card className="screen-card" variant="borderless">
-        <Skeleton active />
-      </Card>
-    );
-  if (query.error || !result)
-    return <Result status="warning" title={t("messages.detailFailed")} subTitle={query.error?.message} />;
+  const titles = useRelationTitles(view.fields, result ? [result] : []);
+  if (query.isLoading || query.error || !result) return <RecordStatus loading={query.isLoading} error={query.error} />;
   const title = view.titleField ? String(record[view.titleField] ?? "") : `#${id}`;
   return (
     <Space direction="vertical" size={16} className="screen-stack">

@@ -4,27 +4,26 @@ import { useQueries } from "@tanstack/react-query";
 import { Card, Col, Row, Statistic, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { api } from "../api.ts";
-import { allowed } from "../providers/access-control.ts";
+import { resources } from "../../generated/resources.ts";
+import { dataProvider } from "../providers/data-provider.ts";
+import { allowed, permissionOf } from "../providers/access-control.ts";
 import { currentSession } from "../session.ts";
 import { MenuIcon } from "../layout/icons.tsx";
 
-const TOTALS = [
-  { entity: "machine", call: "machine-list", route: "/machine/list", label: "machine:name" },
-  { entity: "order", call: "order-list", route: "/order/applicationList", label: "order:name" },
-  { entity: "goods", call: "goods-list", route: "/goods/list", label: "goods:name" },
-  { entity: "shop", call: "shop-list", route: "/shop/list", label: "shop:name" },
-  { entity: "agent", call: "manage-list", route: "/manage/list", label: "agent:name" },
-] as const;
+/** Entities whose size the home page shows, each linked to its main list (from the generated resources). */
+const TOTALS = (["machine", "order", "goods", "shop", "agent"] as const).map((entity) => ({
+  entity,
+  route: resources.find((r) => r.meta.entity === entity && r.meta.screen === "list" && !r.meta.listCall)!.list!,
+}));
 
 export function HomePage() {
   const { t } = useTranslation(["common", ...TOTALS.map((s) => s.entity)]);
   const session = currentSession();
-  const shown = TOTALS.filter((s) => allowed(`${s.entity}.list`));
+  const shown = TOTALS.filter((s) => allowed(permissionOf(s.entity, "list")));
   const totals = useQueries({
     queries: shown.map((s) => ({
-      queryKey: ["home-total", s.call],
-      queryFn: () => api<{ total: number }>(s.call, { query: { page: 1, limit: 1 } }),
+      queryKey: ["home-total", s.entity],
+      queryFn: () => dataProvider.getList({ resource: s.entity, pagination: { currentPage: 1, pageSize: 1 } }),
     })),
   });
   return (
@@ -37,7 +36,11 @@ export function HomePage() {
           <Col key={s.entity} xs={24} sm={12} lg={6} xxl={4}>
             <Link to={s.route}>
               <Card variant="borderless" hoverable className="home-stat">
-                <Statistic title={t(s.label)} value={totals[i].data?.total ?? 0} loading={totals[i].isLoading} />
+                <Statistic
+                  title={t(`${s.entity}:name`)}
+                  value={totals[i].data?.total ?? 0}
+                  loading={totals[i].isLoading}
+                />
               </Card>
             </Link>
           </Col>
