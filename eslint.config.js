@@ -13,4 +13,22 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  {
+    // Runtime code never imports the build: what the server, the console and codegen share lives in
+    // src/schema/ (the x- vocabulary, permission keys, translation keys, $ref resolution, constants).
+    files: ["server/**", "src/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/codegen/**", "**/codegen"],
+              message: "Runtime code does not import codegen/: move what is shared to src/schema/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

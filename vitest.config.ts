@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     testTimeout: 60_000,
+    // Setting up an app (a fresh database, migrations, sign-ins) takes seconds on a busy shared machine.
+    hookTimeout: 60_000,
     // Password hashing at OWASP cost takes ~0.3 s; tests use a low cost (each hash records its own).
     env: { SCRYPT_N: "1024" },
     projects: [

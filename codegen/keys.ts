@@ -1,72 +1,81 @@
-// The translation keys the schemas and the resource manifest demand, by namespace (one namespace =
-// one file locales/<lng>/<namespace>.json). Grammar:
-//   <entity>: name | fields.<f>.label [| fields.<f>.help] | fields.<f>.fields.<sub>.label
-//             | enum.<f>[.<sub>].<value> | actions.<action> | rules.<rule>
+// The translation keys the schemas, the operations and the resource manifest demand, by namespace (one
+// namespace = one file locales/<lng>/<namespace>.json). The grammar is src/schema/keys.ts's:
+//   <entity>: name | fields.<f>.label [| .help] | fields.<f>.fields.<sub>.label | enum.<f>[.<sub>].<value>
+//             | actions.<action> | rules.<rule>
+//             | operations.<call>.{name | fields... | enum... | rules... [| confirm | success]}
+//   operations: <call>.{...} for operations that act on no entity
 //   defs:     enum.<definition>[.<sub>].<value>
 //   menu:     groups.<group> | routes.<route id>
 //   validation: <keyword>     permissions: <operation>
 // Other namespaces (common, ...) are free-form UI text: English is the reference there.
-import type { EntitySchema, Project, SchemaNode } from "./model.ts";
-import { PERMISSION_OPERATIONS } from "./permissions.ts";
+import type { EntitySchema, OperationSchema, Project, SchemaNode } from "./model.ts";
+import { PERMISSION_OPERATIONS } from "../src/schema/permissions.ts";
+import { elementOf, resolveDefs } from "../src/schema/refs.ts";
+import { isCommonField, operationKeyPrefix, operationNamespace } from "../src/schema/keys.ts";
 
-const DEFS_REF = "defs#/definitions/";
+export { resolveDefs };
 
+/** A node with its defs reference resolved; throws on a reference to a definition that does not exist. */
 export function resolveRef(project: Pick<Project, "defs">, node: SchemaNode): { node: SchemaNode; def?: string } {
-  if (node.$ref?.startsWith(DEFS_REF)) {
-    const def = node.$ref.slice(DEFS_REF.length);
-    const target = project.defs.definitions?.[def];
-    if (!target) throw new Error(`unknown definition ${node.$ref}`);
-    // Keywords beside the $ref (x-ui, minItems, ...) refine the definition.
-    const { $ref: _ref, ...rest } = node;
-    return { node: { ...resolveRef(project, target).node, ...rest }, def };
-  }
-  if (node.$ref?.startsWith("#/definitions/")) {
-    const def = node.$ref.slice("#/definitions/".length);
-    return resolveRef(project, { ...project.defs.definitions![def], ...node, $ref: undefined });
-  }
-  return { node };
-}
-
-/** The element schema of an array, or the node itself. */
-function element(project: Pick<Project, "defs">, node: SchemaNode): { node: SchemaNode; def?: string } {
-  const resolved = resolveRef(project, node);
-  if (resolved.node.items) {
-    const item = resolveRef(project, resolved.node.items);
-    return { node: item.node, def: item.def ?? resolved.def };
-  }
-  return resolved;
+  const ref = node.$ref;
+  if (ref?.startsWith("defs#/definitions/") && !project.defs.definitions?.[ref.slice(18)])
+    throw new Error(`unknown definition ${ref}`);
+  return resolveDefs(project.defs, node);
 }
 
 function walkFields(
   project: Pick<Project, "defs">,
   properties: Record<string, SchemaNode>,
   prefix: string,
-  enumPrefix: string,
+  enumPrefix: string | undefined,
   keys: Set<string>,
+  skipCommon: boolean,
 ) {
   for (const [field, raw] of Object.entries(properties)) {
+    if (skipCommon && isCommonField(field)) continue;
     keys.add(`${prefix}${field}.label`);
-    const { node, def } = element(project, raw);
-    // An enum written in the entity is translated there; one from defs.json under defs:enum.
-    if (node.enum && !def) for (const value of node.enum) keys.add(`${enumPrefix}${field}.${value}`);
-    if (node.properties && !def) {
-      walkFields(project, node.properties, `${prefix}${field}.fields.`, `${enumPrefix}${field}.`, keys);
-    } else if (node.properties) {
-      // A shared object (e.g. minutePackage): its labels are per entity, its enums live in defs.
-      walkFields(project, node.properties, `${prefix}${field}.fields.`, `\u0000`, keys);
-    }
+    const { node, def } = elementOf(project.defs, raw);
+    // An enum written in the schema is translated there; one from defs.json under defs:enum.
+    if (node.enum && !def && enumPrefix !== undefined)
+      for (const value of node.enum) keys.add(`${enumPrefix}${field}.${value}`);
+    // A shared object (e.g. minutePackage): its labels are per schema, its enums live in defs.
+    if (node.properties)
+      walkFields(
+        project,
+        node.properties,
+        `${prefix}${field}.fields.`,
+        def || enumPrefix === undefined ? undefined : `${enumPrefix}${field}.`,
+        keys,
+        false,
+      );
   }
-  for (const key of keys) if (key.startsWith("\u0000")) keys.delete(key);
+}
+
+/** Keys under one key base (an entity's root, or operations.<call>. inside a namespace). */
+function schemaKeys(
+  project: Pick<Project, "defs">,
+  schema: SchemaNode & { properties: Record<string, SchemaNode> },
+  base: string,
+  skipCommon: boolean,
+): Set<string> {
+  const keys = new Set<string>([`${base}name`]);
+  walkFields(project, schema.properties, `${base}fields.`, `${base}enum.`, keys, skipCommon);
+  for (const rule of (schema["x-compare"] as { name: string }[] | undefined) ?? [])
+    keys.add(`${base}rules.${rule.name}`);
+  return keys;
 }
 
 export function entityKeys(project: Pick<Project, "defs">, schema: EntitySchema): Set<string> {
-  const keys = new Set<string>(["name"]);
-  walkFields(project, schema.properties, "fields.", "enum.", keys);
+  const keys = schemaKeys(project, schema, "", false);
   for (const machine of Object.values(schema["x-states"] ?? {})) {
     for (const transition of machine.transitions) keys.add(`actions.${transition.action}`);
   }
-  for (const rule of schema["x-compare"] ?? []) keys.add(`rules.${rule.name}`);
   return keys;
+}
+
+/** An operation's keys, in its namespace: request parameters (id, page, ...) are labelled in common. */
+export function operationKeys(project: Pick<Project, "defs">, operation: OperationSchema): Set<string> {
+  return schemaKeys(project, operation, operationKeyPrefix(operation), true);
 }
 
 export function defsKeys(project: Pick<Project, "defs">): Set<string> {
@@ -88,10 +97,16 @@ export function menuKeys(project: Pick<Project, "manifest">): Set<string> {
   return keys;
 }
 
-/** Every key the schemas and manifest require, by namespace. */
+/** Every key the schemas, operations and manifest require, by namespace. */
 export function requiredKeys(project: Project): Map<string, Set<string>> {
   const namespaces = new Map<string, Set<string>>();
   for (const schema of project.entities) namespaces.set(schema.$id, entityKeys(project, schema));
+  for (const operation of project.operations) {
+    const ns = operationNamespace(operation);
+    const keys = namespaces.get(ns) ?? new Set<string>();
+    for (const key of operationKeys(project, operation)) keys.add(key);
+    namespaces.set(ns, keys);
+  }
   namespaces.set("defs", defsKeys(project));
   if (project.manifest.routes.length) namespaces.set("menu", menuKeys(project));
   namespaces.set("validation", new Set(VALIDATION_KEYWORDS));
@@ -109,9 +124,14 @@ export function flatten(value: unknown, prefix = "", out = new Map<string, unkno
   return out;
 }
 
-/** Keys a namespace may hold beyond the required ones: optional help texts of existing fields. */
+/**
+ * Keys a namespace may hold beyond the required ones: optional help texts of existing fields, and an
+ * operation's own confirmation and success messages (its generic ones are in common otherwise).
+ */
 export function isOptionalKey(key: string, required: Set<string>): boolean {
-  return key.endsWith(".help") && required.has(`${key.slice(0, -".help".length)}.label`);
+  if (key.endsWith(".help")) return required.has(`${key.slice(0, -".help".length)}.label`);
+  const op = /^((?:operations\.)?[^.]+\.)(confirm|success)$/.exec(key);
+  return op !== null && required.has(`${op[1]}name`);
 }
 
 /** Validation keywords whose messages the server and the forms show: validation:<keyword>. */

@@ -5,9 +5,10 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ErrorObject } from "ajv";
 import { createAjv } from "../src/schema/ajv.ts";
-import type { EntitySchema, Project, SchemaNode } from "./model.ts";
+import type { EntitySchema, OperationSchema, Project, SchemaNode } from "./model.ts";
 import { SYSTEM_FIELDS } from "./model.ts";
 import { resolveRef } from "./keys.ts";
+import { elementOf } from "../src/schema/refs.ts";
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
@@ -50,6 +51,7 @@ export function lintProject(project: Project): Problem[] {
   const metaId = String(project.meta.$id);
   const validateEntity = meta.getSchema(`${metaId}#/$defs/entity`)!;
   const validateDefs = meta.getSchema(`${metaId}#/$defs/defsFile`)!;
+  const validateOperation = meta.getSchema(`${metaId}#/$defs/operation`)!;
 
   if (!validateDefs(project.defs)) problems.push(...metaProblems("schemas/defs.json", validateDefs.errors));
   const names = new Set(project.entities.map((e) => e.$id));
@@ -67,7 +69,28 @@ export function lintProject(project: Project): Problem[] {
     problems.push(...entityProblems(project, schema, file, names));
   }
 
+  const entities = new Map(project.entities.map((e) => [e.$id, e]));
+  for (const operation of project.operations) {
+    const file = project.schemaFiles.get(operation.$id) ?? `schemas/operations/${operation.$id}.json`;
+    const expected = `schemas/operations/${String(operation.$id)}.json`;
+    if (file !== expected)
+      problems.push({ file, path: "/$id", message: `file of operation "${operation.$id}" must be ${expected}` });
+    if (!validateOperation(operation)) {
+      problems.push(...metaProblems(file, validateOperation.errors));
+      continue;
+    }
+    if (names.has(operation.$id))
+      problems.push({ file, path: "/$id", message: `"${operation.$id}" is an entity's name; name the call` });
+    problems.push(...operationProblems(project, operation, file, entities));
+  }
+
   const calls = new Map<string, string>();
+  for (const operation of project.operations) {
+    const file = project.schemaFiles.get(operation.$id)!;
+    const key = `${operation["x-operation"].basePath ?? "/merchant"}/${operation.$id}`;
+    if (calls.has(key)) problems.push({ file, path: "/$id", message: `call "${operation.$id}" is declared twice` });
+    calls.set(key, `operation ${operation.$id}`);
+  }
   for (const schema of project.entities) {
     const file = project.schemaFiles.get(schema.$id)!;
     const owned = [
@@ -92,8 +115,8 @@ export function lintProject(project: Project): Problem[] {
   if (problems.length === 0) {
     // Only a meta-valid set is worth compiling; ajv strict catches what the meta-schema cannot.
     try {
-      const ajv = createAjv([project.defs, ...project.documents, ...project.entities]);
-      for (const schema of project.entities) {
+      const ajv = createAjv([project.defs, ...project.documents, ...project.entities, ...project.operations]);
+      for (const schema of [...project.entities, ...project.operations]) {
         const file = project.schemaFiles.get(schema.$id)!;
         try {
           const validate = ajv.getSchema(schema.$id)!;
@@ -142,6 +165,18 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
       if (!calls[kind]) add(`/x-entity/calls`, `recycle: true needs a "${kind}" call`);
     }
   }
+  (entity.related ?? []).forEach((r, i) => {
+    const path = `/x-entity/related/${i}`;
+    const other = project.entities.find((e) => e.$id === r.entity);
+    if (!other) return add(`${path}/entity`, `no entity "${r.entity}"`);
+    if (!other["x-entity"].calls.list) add(`${path}/entity`, `entity "${r.entity}" has no list call`);
+    const field = other.properties[r.field];
+    if (!field) return add(`${path}/field`, `entity "${r.entity}" has no field "${r.field}"`);
+    if (field["x-relation"]?.entity !== schema.$id)
+      add(`${path}/field`, `"${r.entity}.${r.field}" is not a relation to "${schema.$id}"`);
+    if (field["x-ui"]?.filter !== "eq") add(`${path}/field`, `"${r.entity}.${r.field}" needs x-ui.filter "eq"`);
+    if (!calls.detail && !calls.list) add(path, `related records show on a detail screen: "${schema.$id}" has none`);
+  });
   if (entity.storage === "singleton" && (!calls.get || !calls.set))
     add("/x-entity/calls", `a singleton needs "get" and "set" calls`);
   if (entity.storage !== "singleton" && (calls.get || calls.set))
@@ -181,6 +216,12 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
     if (ui?.sortable && (type === "object" || type === "array"))
       add(`${path}/x-ui/sortable`, `cannot sort on a ${type}`);
     if (ui?.column && node.writeOnly) add(`${path}/x-ui/column`, `a writeOnly field cannot be a column`);
+    if (raw["x-store"] === "derived") {
+      if (!raw.readOnly && !node.readOnly)
+        add(`${path}/x-store`, `a derived field is readOnly (the server works it out)`);
+      if (ui?.sortable || ui?.filter)
+        add(`${path}/x-ui`, `a derived field is worked out on read: it cannot be sorted or filtered on`);
+    }
   }
 
   for (const [field, machine] of Object.entries(schema["x-states"] ?? {})) {
@@ -211,11 +252,73 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
       for (const f of t.requiredInput ?? []) {
         if (!(t.input ?? []).includes(f)) add(`${tp}/requiredInput`, `"${f}" must also be listed in input`);
       }
+      for (const f of Object.keys(t.when ?? {})) if (!fields.has(f)) add(`${tp}/when`, `no property "${f}"`);
     });
   }
   (schema["x-compare"] ?? []).forEach((rule, i) => {
     for (const key of ["field", "other"] as const) {
       if (!fields.has(rule[key])) add(`/x-compare/${i}/${key}`, `no property "${rule[key]}"`);
+    }
+  });
+  return problems;
+}
+
+/** Cross-file facts of an operation: the entity, fields and permission it names exist and fit. */
+function operationProblems(
+  project: Project,
+  operation: OperationSchema,
+  file: string,
+  entities: Map<string, EntitySchema>,
+): Problem[] {
+  const problems: Problem[] = [];
+  const add = (path: string, message: string) => problems.push({ file, path, message });
+  const x = operation["x-operation"];
+  const props = operation.properties;
+  const entity = x.entity === undefined ? undefined : entities.get(x.entity);
+  if (x.entity !== undefined && !entity) add("/x-operation/entity", `no entity "${x.entity}"`);
+  if (x.permission !== "public" && x.permission !== "signed-in") {
+    const owner = x.permission.split(".")[0];
+    if (!entities.has(owner)) add("/x-operation/permission", `"${x.permission}" names no entity "${owner}"`);
+  }
+  if (x.body && x.method !== "POST") add("/x-operation/body", `only a POST has a body`);
+  (operation.required ?? []).forEach((f, i) => {
+    if (!(f in props)) add(`/required/${i}`, `required field "${f}" is not a property`);
+  });
+  for (const [field, raw] of Object.entries(props)) {
+    const relation = raw["x-relation"];
+    if (relation && !entities.has(relation.entity))
+      add(`/properties/${field}/x-relation/entity`, `no entity "${relation.entity}"`);
+    if (x.method !== "POST") {
+      // Query strings carry text: scalars, and lists of scalars as comma lists.
+      const node = elementOf(project.defs, raw).node;
+      const type = Array.isArray(node.type) ? node.type[0] : node.type;
+      if (type === "object") add(`/properties/${field}`, `a ${x.method} takes its input in the query: no objects`);
+    }
+  }
+  const ui = x.ui;
+  if (ui && ui.placement !== "none" && !entity)
+    add("/x-operation/ui", `the console offers operations on an entity's screens: name the entity`);
+  if (ui?.placement === "row" || ui?.placement === "bulk") {
+    if (!props.id) add("/x-operation/ui/placement", `a ${ui.placement} operation takes the record's "id"`);
+  }
+  for (const [key, fields] of [
+    ["when", Object.keys(ui?.when ?? {})],
+    ["summary", ui?.summary ?? []],
+  ] as const) {
+    for (const f of fields)
+      if (entity && !(f in entity.properties) && !SYSTEM_FIELDS.includes(f as never))
+        add(`/x-operation/ui/${key}`, `entity "${entity.$id}" has no field "${f}"`);
+  }
+  if (ui?.load) {
+    const loader = project.operations.find((o) => o.$id === ui.load);
+    if (!loader || loader["x-operation"].method !== "GET" || !loader.properties.id)
+      add("/x-operation/ui/load", `"${ui.load}" is not a GET operation taking the record's "id"`);
+  }
+  if (typeof x.answer === "string" && ["record", "page", "records"].includes(x.answer) && !entity)
+    add("/x-operation/answer", `"${x.answer}" answers the entity's records: name the entity`);
+  (operation["x-compare"] ?? []).forEach((rule, i) => {
+    for (const key of ["field", "other"] as const) {
+      if (!(rule[key] in props)) add(`/x-compare/${i}/${key}`, `no property "${rule[key]}"`);
     }
   });
   return problems;

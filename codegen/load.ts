@@ -2,10 +2,10 @@
 // the resource manifest and the locale files.
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { EntitySchema, SchemaNode, Project, ResourceManifest } from "./model.ts";
+import type { EntitySchema, OperationSchema, SchemaNode, Project, ResourceManifest } from "./model.ts";
 
-export const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from "../src/schema/constants.ts";
+import { LANGUAGES } from "../src/schema/constants.ts";
 
 export function readJson<T>(file: string): T {
   try {
@@ -31,6 +31,18 @@ export function loadProject(root: string): Project {
     files.set(String(schema.$id), relative(root, file));
     entities.push(schema as EntitySchema);
   }
+  // Operations: one file per call, named after it (schemas/operations/order-refund.json).
+  const operations: OperationSchema[] = [];
+  const operationDir = join(schemaDir, "operations");
+  if (existsSync(operationDir)) {
+    for (const name of readdirSync(operationDir).sort()) {
+      if (!name.endsWith(".json")) continue;
+      const file = join(operationDir, name);
+      const schema = readJson<OperationSchema>(file);
+      files.set(String(schema.$id), relative(root, file));
+      operations.push(schema);
+    }
+  }
   const locales = {} as Project["locales"];
   for (const lng of LANGUAGES) {
     const dir = join(root, "locales", lng);
@@ -46,9 +58,12 @@ export function loadProject(root: string): Project {
     defs: readJson(join(schemaDir, "defs.json")),
     meta: readJson(join(schemaDir, "meta.schema.json")),
     entities,
+    operations,
     documents: [],
     schemaFiles: files,
     locales,
-    manifest: existsSync(manifestFile) ? readJson<ResourceManifest>(manifestFile) : { groups: [], routes: [] },
+    manifest: existsSync(manifestFile)
+      ? readJson<ResourceManifest>(manifestFile)
+      : { home: { extension: "dashboard" }, groups: [], routes: [] },
   };
 }

@@ -1,9 +1,10 @@
 // An OpenAPI 3.1 document of the /merchant (and /admin) calls, derived from the schemas: the entity
 // schemas become components as they are (3.1 speaks JSON Schema), every call of x-entity and every
 // transition becomes an operation following the API contract of DESIGN.md section 4.
-import type { CallKind, EntitySchema, Project, SchemaNode } from "./model.ts";
+import type { CallKind, EntitySchema, OperationSchema, Project, SchemaNode } from "./model.ts";
 import { permissionOfCall } from "./permissions.ts";
 import { resolveRef } from "./keys.ts";
+import { elementOf } from "../src/schema/refs.ts";
 
 type Json = Record<string, unknown>;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -25,6 +26,27 @@ function rewriteRefs(node: unknown, doc?: string): unknown {
   }
   return out;
 }
+
+const pageOf = (record: unknown) => ({
+  type: "object",
+  required: ["list", "total", "page", "limit"],
+  properties: {
+    list: { type: "array", items: record },
+    total: { type: "integer" },
+    total_exact: { type: "boolean" },
+    page: { type: "integer" },
+    limit: { type: "integer" },
+  },
+});
+
+const OPTIONS = {
+  type: "array",
+  items: {
+    type: "object",
+    required: ["id", "title"],
+    properties: { id: { type: "integer" }, title: { type: "string" } },
+  },
+};
 
 const envelope = (data: unknown) => ({
   type: "object",
@@ -67,12 +89,19 @@ function listParameters(project: Project, schema: EntitySchema): Json[] {
   const sortable = Object.entries(schema.properties)
     .filter(([, p]) => p["x-ui"]?.sortable)
     .map(([f]) => f);
+  const fields = ["id", "created_at", "updated_at", ...sortable].join("|");
   params.push({
     name: "sort",
     in: "query",
-    schema: { type: "string", enum: ["id", "created_at", "updated_at", ...sortable] },
+    description: "One field, or up to three comma-separated, each sortable.",
+    schema: { type: "string", pattern: `^(${fields})(,(${fields})){0,2}$` },
   });
-  params.push({ name: "order", in: "query", schema: { type: "string", enum: ["asc", "desc"] } });
+  params.push({
+    name: "order",
+    in: "query",
+    description: "asc or desc for each sort field, comma-separated.",
+    schema: { type: "string", pattern: "^(asc|desc)(,(asc|desc)){0,2}$" },
+  });
   for (const [field, raw] of Object.entries(schema.properties)) {
     const filter = raw["x-ui"]?.filter;
     if (!filter) continue;
@@ -115,16 +144,7 @@ function operations(project: Project, schema: EntitySchema): [string, string, Js
       { tags: [e], operationId: call, "x-permission": permissionOfCall(e, kind), ...body },
     ]);
   };
-  const page = {
-    type: "object",
-    required: ["list", "total", "page", "limit"],
-    properties: {
-      list: { type: "array", items: record },
-      total: { type: "integer" },
-      page: { type: "integer" },
-      limit: { type: "integer" },
-    },
-  };
+  const page = pageOf(record);
   op("list", "get", {
     summary: `List ${e}`,
     parameters: listParameters(project, schema),
@@ -142,20 +162,13 @@ function operations(project: Project, schema: EntitySchema): [string, string, Js
   });
   op("all", "get", {
     summary: `Every ${e} the caller may pick (id and title)`,
-    responses: ok("Options", {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["id", "title"],
-        properties: { id: { type: "integer" }, title: { type: "string" } },
-      },
-    }),
+    responses: ok("Options", OPTIONS),
   });
   const input = ref(e);
   op("add", "post", {
     summary: `Create ${e}`,
     requestBody: { required: true, content: { "application/json": { schema: input } } },
-    responses: ok("The created record", x.storage === "input" ? {} : record),
+    responses: ok("The created record", record),
   });
   op("update", "post", {
     summary: `Update ${e} (send it back as detail returned it, with id and version)`,
@@ -236,6 +249,89 @@ function operations(project: Project, schema: EntitySchema): [string, string, Js
   return ops;
 }
 
+/** What an operation answers, as the envelope's data. */
+function answerSchema(operation: OperationSchema): unknown {
+  const { answer, entity } = operation["x-operation"];
+  const record = entity ? ref(`${entity}_record`) : {};
+  if (typeof answer !== "string") return rewriteRefs(answer);
+  switch (answer) {
+    case "record":
+      return record;
+    case "page":
+      return pageOf(record);
+    case "records":
+      return { type: "array", items: record };
+    case "options":
+      return OPTIONS;
+    case "count":
+      return { type: "object", required: ["count"], properties: { count: { type: "integer" } } };
+    default:
+      return { type: "null" };
+  }
+}
+
+/** An operation's path item: its input as query parameters (GET, DELETE) or body (POST), its answer. */
+function operationOf(project: Project, operation: OperationSchema): [string, string, Json] {
+  const x = operation["x-operation"];
+  const path = `${x.basePath ?? "/merchant"}/${operation.$id}`;
+  const required = new Set(operation.required ?? []);
+  const query = () =>
+    Object.entries(operation.properties).map(([name, raw]) => {
+      const { node } = elementOf(project.defs, raw);
+      const isList = resolveRef(project, raw).node.type === "array";
+      return {
+        name,
+        in: "query",
+        required: required.has(name),
+        ...(isList ? { description: "One value or several, comma-separated." } : {}),
+        schema: isList
+          ? { type: "string" }
+          : {
+              type: node.type,
+              ...(node.enum ? { enum: node.enum } : {}),
+              ...(node.format ? { format: node.format } : {}),
+            },
+      };
+    });
+  const body: Json = {};
+  if (x.method === "POST" && x.body === "multipart") {
+    body.parameters = query();
+    body.requestBody = {
+      required: true,
+      content: {
+        "multipart/form-data": {
+          schema: { type: "object", required: ["file"], properties: { file: { type: "string", format: "binary" } } },
+        },
+      },
+    };
+  } else if (x.method === "POST") {
+    body.requestBody = { required: true, content: { "application/json": { schema: ref(`op_${operation.$id}`) } } };
+  } else if (Object.keys(operation.properties).length) body.parameters = query();
+  const responses =
+    x.answer === "file"
+      ? {
+          200: {
+            description: "A file",
+            content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+          },
+          400: { $ref: "#/components/responses/ValidationError" },
+        }
+      : { ...ok("The answer", answerSchema(operation)), 404: { $ref: "#/components/responses/NotFound" } };
+  return [
+    path,
+    x.method.toLowerCase(),
+    {
+      tags: [x.entity ?? x.area],
+      operationId: operation.$id,
+      summary: operation.description ?? operation.$id,
+      "x-permission": x.permission,
+      ...(x.permission === "public" ? { security: [] } : {}),
+      ...body,
+      responses: x.permission === "public" ? { ...responses, 401: undefined, 403: undefined } : responses,
+    },
+  ];
+}
+
 export function generateOpenApi(project: Project): Json {
   const schemas: Json = {};
   for (const [name, def] of Object.entries(project.defs.definitions ?? {})) schemas[`defs_${name}`] = rewriteRefs(def);
@@ -270,6 +366,11 @@ export function generateOpenApi(project: Project): Json {
       }
       item[method] = operation;
     }
+  }
+  for (const operation of [...project.operations].sort((a, b) => a.$id.localeCompare(b.$id))) {
+    schemas[`op_${operation.$id}`] = rewriteRefs(operation);
+    const [path, method, item] = operationOf(project, operation);
+    (paths[path] ??= {})[method] = JSON.parse(JSON.stringify(item));
   }
   const error = (description: string) => ({
     description,

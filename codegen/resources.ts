@@ -1,5 +1,9 @@
 // The route manifest (resources/routes.json) checked against the schemas and turned into the
 // console's resource definitions and menu: one declaration per route, nothing written twice.
+import { Ajv } from "ajv";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { readJson } from "./load.ts";
 import type { EntitySchema, Project, RouteEntry } from "./model.ts";
 import type { Problem } from "./lint.ts";
 import { routePermission } from "./permissions.ts";
@@ -8,6 +12,17 @@ const FILE = "resources/routes.json";
 
 export function manifestProblems(project: Project): Problem[] {
   const problems: Problem[] = [];
+  // The manifest's own schema first: a misspelt key or an unknown extension name names its path.
+  const schemaFile = join(project.root, "resources", "manifest.schema.json");
+  if (existsSync(schemaFile)) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const validate = ajv.compile(readJson<object>(schemaFile));
+    if (!validate(project.manifest)) {
+      for (const error of validate.errors ?? [])
+        problems.push({ file: FILE, path: error.instancePath || "/", message: error.message ?? error.keyword });
+      return problems;
+    }
+  }
   const entities = new Map(project.entities.map((e) => [e.$id, e]));
   const groups = new Set(project.manifest.groups.map((g) => g.id));
   const ids = new Set<string>();
@@ -34,9 +49,15 @@ export function manifestProblems(project: Project): Problem[] {
     };
     if (!calls[needs[route.screen]])
       add("screen", `entity "${route.entity}" has no "${needs[route.screen]}" call for a ${route.screen} screen`);
-    for (const field of Object.keys(route.filter ?? {})) {
+    for (const [field, value] of Object.entries(route.filter ?? {})) {
       if (!schema.properties[field]) add(`filter/${field}`, `entity "${route.entity}" has no field "${field}"`);
+      else if (Array.isArray(value) && schema.properties[field]["x-ui"]?.filter !== "in")
+        add(`filter/${field}`, `several values need the field's filter to be "in"`);
     }
+    (route.sort ?? []).forEach((key, k) => {
+      if (key.field !== "id" && !schema.properties[key.field]?.["x-ui"]?.sortable)
+        add(`sort/${k}/field`, `entity "${route.entity}" cannot sort on "${key.field}"`);
+    });
   });
   return problems;
 }
@@ -56,6 +77,7 @@ function resourceOf(route: RouteEntry, schema: EntitySchema, routes: RouteEntry[
   if (route.extension) meta.extension = route.extension;
   if (route.listCall) meta.listCall = route.listCall;
   if (route.filter) meta.filter = route.filter;
+  if (route.sort) meta.sort = route.sort;
   if (route.menu === false) meta.hide = true;
   if (route.tab === false) meta.tab = false;
   if (route.screen === "list" && calls.delete) meta.canDelete = true;
@@ -93,7 +115,12 @@ export function generateResources(project: Project, banner: string): string {
 import type { EntityName } from "./types.ts";
 
 export type Screen = "list" | "recycle" | "settings" | "create" | "edit";
-export type ExtensionName = "layout-editor" | "dashboard" | "restock-grid" | "payment-certificates";
+export type ExtensionName = ${project.manifest.routes
+    .map((r) => r.extension)
+    .concat(project.manifest.home.extension)
+    .filter((e, i, all) => e && all.indexOf(e) === i)
+    .map((e) => JSON.stringify(e))
+    .join(" | ")};
 
 /** A Refine resource definition: one per route of the manifest, identified by the route id. */
 export interface GeneratedResource {
@@ -111,7 +138,8 @@ export interface GeneratedResource {
     permission: string;
     extension?: ExtensionName;
     listCall?: string;
-    filter?: Record<string, string | number>;
+    filter?: Record<string, string | number | (string | number)[]>;
+    sort?: { field: string; order: "asc" | "desc" }[];
     hide?: boolean;
     tab?: boolean;
     canDelete?: boolean;
@@ -128,5 +156,8 @@ export interface MenuGroup {
 export const resources: GeneratedResource[] = ${quote(resources)};
 
 export const menu: MenuGroup[] = ${quote(menu)};
+
+/** What / shows after sign-in. */
+export const home: { extension: ExtensionName } = ${quote(project.manifest.home)};
 `;
 }

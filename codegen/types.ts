@@ -4,7 +4,9 @@ import { compile } from "json-schema-to-typescript";
 import type { Project, SchemaNode } from "./model.ts";
 import { DOCUMENTS } from "./documents.ts";
 
-const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
+const pascal = (name: string) => name.replace(/(^|[-_.])([a-zA-Z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
+/** The type of an operation's input: order-refund → OrderRefundInput. */
+export const operationTypeName = (call: string) => `${pascal(call)}Input`;
 const DEFS_REF = "defs#/definitions/";
 const STRUCTURAL = new Set([
   "type",
@@ -87,6 +89,11 @@ export async function generateTypes(project: Project, banner: string): Promise<s
   for (const entity of entities) {
     definitions[pascal(entity.$id)] = { ...toTypeSchema(entity, documents, defs), title: pascal(entity.$id) };
   }
+  const operations = [...project.operations].sort((a, b) => a.$id.localeCompare(b.$id));
+  for (const operation of operations) {
+    const name = operationTypeName(operation.$id);
+    definitions[name] = { ...toTypeSchema(operation, documents, defs), title: name };
+  }
   const root = {
     title: "EntityMap",
     description: "Every entity by name.",
@@ -130,5 +137,10 @@ export interface RecordMeta {
 
 /** A stored row of an entity as the server returns it. */
 export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
+
+/** Every operation's input by call name. */
+export interface OperationInputs {
+${operations.map((o) => `  ${JSON.stringify(o.$id)}: ${operationTypeName(o.$id)};`).join("\n")}
+}
 `;
 }

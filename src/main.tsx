@@ -11,7 +11,7 @@ import { LoginPage } from "./app/pages/login-page.tsx";
 
 const Console = lazyScreen(() => import("./app/app.tsx").then((m) => m.ConsoleApp));
 
-await initI18n(["common", "login"]);
+await initI18n(["common", "operations"]);
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

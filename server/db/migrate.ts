@@ -1,7 +1,9 @@
 // Brings the database up to the schemas, additively: new tables, new columns, new indexes. It never
 // drops or changes anything by itself; what it did is recorded in sys_migration with the time.
+import { createHash } from "node:crypto";
 import type { Db } from "./db.ts";
 import { storedModels, type EntityModel } from "../entities/model.ts";
+import { REBUILD_ROLLUPS, ROLLUP_ROUTINES, ROLLUP_TABLES } from "./rollups.ts";
 
 export const q = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
 
@@ -153,8 +155,10 @@ export async function migrate(db: Db): Promise<MigrationReport> {
       await db.query<{ indexname: string }>(`select indexname from pg_indexes where schemaname = current_schema()`)
     ).rows.map((r) => r.indexname),
   );
-  for (const spec of [...SYSTEM_TABLES, ...storedModels().map(entityTable)]) {
+  const created = new Set<string>();
+  for (const spec of [...SYSTEM_TABLES, ...storedModels().map(entityTable), ...ROLLUP_TABLES]) {
     if (!tables.has(spec.name)) {
+      created.add(spec.name);
       statements.push(
         `create table ${q(spec.name)} (${spec.columns.map(([c, type]) => `${q(c)} ${type}`).join(", ")})`,
       );
@@ -166,11 +170,33 @@ export async function migrate(db: Db): Promise<MigrationReport> {
     }
     for (const idx of spec.indexes) if (!indexes.has(idx.name)) statements.push(idx.sql);
   }
+  // Functions and triggers (the statistics roll-ups): (re)created when their text changed.
+  const versions = new Map(
+    tables.has("sys_state")
+      ? (
+          await db.query<{ key: string; value: string }>(`select key, value from sys_state where key like 'routine:%'`)
+        ).rows.map((r) => [r.key, String(r.value)])
+      : [],
+  );
+  const routines: { key: string; hash: string }[] = [];
+  for (const routine of ROLLUP_ROUTINES) {
+    const hash = createHash("sha256").update(routine.statements.join(";\n")).digest("hex").slice(0, 16);
+    if (versions.get(`routine:${routine.name}`) === hash) continue;
+    statements.push(...routine.statements);
+    routines.push({ key: `routine:${routine.name}`, hash });
+  }
+  // A roll-up table made now starts from what its sources already hold.
+  if (ROLLUP_TABLES.some((t) => created.has(t.name))) statements.push(...REBUILD_ROLLUPS);
   if (statements.length === 0) return { statements };
   await db.transaction(async (tx) => {
     for (const statement of statements) await tx.query(statement);
     for (const statement of statements)
       await tx.query(`insert into sys_migration (statement) values ($1)`, [statement]);
+    for (const { key, hash } of routines)
+      await tx.query(
+        `insert into sys_state (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value`,
+        [key, JSON.stringify(hash)],
+      );
   });
   return { statements };
 }

@@ -1,7 +1,10 @@
-// Who is calling and in which language: every engine operation takes this context.
-import type { Db } from "../db/db.ts";
-import type { Language } from "../http/i18n.ts";
+// Who is calling, in which language, and in which transaction: every engine operation and every
+// operation handler takes this context. Inside a transaction, ctx.tx is the one to query: the engine's
+// own operations join it, so a handler can compose several of them atomically.
+import type { Db, Queryable } from "../db/db.ts";
+import type { Language } from "../../src/schema/constants.ts";
 import { forbidden } from "../http/errors.ts";
+import type { Domain } from "./domain.ts";
 import type { Scope } from "./repository.ts";
 
 export interface Principal {
@@ -20,9 +23,22 @@ export interface Principal {
 
 export interface Ctx {
   db: Db;
+  /** The open transaction, when the call runs in one. */
+  tx?: Queryable;
   principal: Principal;
   lng: Language;
   tokenHash?: string;
+  /** What the domain modules add to the engine: entity hooks and transition side effects. */
+  domain: Domain;
+}
+
+/** Where to read and write: the open transaction, or the database. */
+export const sqlOf = (ctx: Ctx): Queryable => ctx.tx ?? ctx.db;
+
+/** Runs fn in the context's transaction, opening one when there is none: all of it commits or none. */
+export function inTransaction<T>(ctx: Ctx, fn: (ctx: Ctx & { tx: Queryable }) => Promise<T>): Promise<T> {
+  if (ctx.tx) return fn(ctx as Ctx & { tx: Queryable });
+  return ctx.db.transaction((tx) => fn({ ...ctx, tx }));
 }
 
 export function scopeOf(principal: Principal): Scope {

@@ -4,16 +4,19 @@ import { scrypt as scryptCb, randomBytes, timingSafeEqual, type ScryptOptions } 
 import type { Queryable } from "../db/db.ts";
 import { q } from "../db/migrate.ts";
 import { badRequest, conflict, HttpError, notFound, type FieldError } from "../http/errors.ts";
-import type { Transition } from "../../src/schema/types.ts";
-import { scopeOf, requirePermission, type Ctx } from "./context.ts";
-import { hooksOf } from "./hooks.ts";
-import { modelOf, SYSTEM_COLUMNS, type EntityModel } from "./model.ts";
+import { isSystemColumn, MASK } from "../../src/schema/constants.ts";
+import { permissionOfTransition } from "../../src/schema/permissions.ts";
+import type { JsonSchemaNode, Transition } from "../../src/schema/types.ts";
+import { inTransaction, scopeOf, requirePermission, sqlOf, type Ctx } from "./context.ts";
+import type { EntityHooks } from "./domain.ts";
+import { modelOf, resolveNode, type EntityModel } from "./model.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
-import { assertValid, fieldError, paramError, transitionValidator, validatorFor } from "./validation.ts";
+import { assertValid, fieldError, paramError, transitionValidator, validatorFor, type Labelled } from "./validation.ts";
 
-/** What a read shows in place of a stored secret; sent back unchanged, it keeps the secret. */
-export const MASK = "******";
+export { MASK };
+
+const hooksOf = (ctx: Ctx, entity: string): EntityHooks => ctx.domain.hooks.get(entity) ?? {};
 
 // ---------------------------------------------------------------- passwords (scrypt, OWASP: N=2^17, r=8, p=1)
 
@@ -50,7 +53,7 @@ export function toApi(model: EntityModel, row: Row): Row {
   if (model.recycle && row.deleted_at) out.deleted_at = row.deleted_at;
   if (model.scoped && row.agent_id !== null && row.agent_id !== undefined) out.agent_id = row.agent_id;
   for (const field of model.fields.values()) {
-    if (!field.stored || model.hashed.has(field.name)) continue;
+    if ((!field.stored && !model.derived.has(field.name)) || model.hashed.has(field.name)) continue;
     const value = row[field.name];
     if (value === null || value === undefined) continue;
     out[field.name] = model.writeOnly.has(field.name) ? MASK : value;
@@ -100,7 +103,7 @@ function asObject(body: unknown): Row {
 /** Fields a client may never set: system columns, read-only fields, state fields. */
 function forbiddenOnCreate(model: EntityModel, body: Row, ctx: Ctx): FieldError[] {
   return Object.keys(body)
-    .filter((f) => SYSTEM_COLUMNS.includes(f) || model.readOnly.has(f) || model.stateFields.has(f))
+    .filter((f) => isSystemColumn(f) || model.readOnly.has(f) || model.stateFields.has(f))
     .map((f) => fieldError(model, f, "readOnly", ctx.lng));
 }
 
@@ -126,24 +129,57 @@ function missingConfirmations(model: EntityModel, changes: Row, ctx: Ctx): Field
     .map((rule) => fieldError(model, rule.field, "required", ctx.lng));
 }
 
-/** Every relation points at a record the caller may see. */
-async function checkRelations(tx: Queryable, ctx: Ctx, model: EntityModel, values: Row): Promise<void> {
+/** Every x-relation value in the data, at any depth (a channel plan's lanes name goods): path, entity, id. */
+function relationsIn(node: JsonSchemaNode, value: unknown, path: string[], out: [string, string, unknown][]): void {
+  if (value === null || value === undefined) return;
+  const resolved = resolveNode(node);
+  const relation = resolved["x-relation"] ?? (resolved.items ? resolveNode(resolved.items)["x-relation"] : undefined);
+  if (relation) {
+    for (const id of Array.isArray(value) ? value : [value]) out.push([path.join("/"), relation.entity, id]);
+    return;
+  }
+  if (Array.isArray(value) && resolved.items)
+    value.forEach((item, i) => relationsIn(resolved.items!, item, [...path, String(i)], out));
+  else if (typeof value === "object" && resolved.properties)
+    for (const [name, child] of Object.entries(value as Row))
+      if (resolved.properties[name]) relationsIn(resolved.properties[name], child, [...path, name], out);
+}
+
+/**
+ * Every relation, at any depth, points at a record the caller may see: one query per related entity,
+ * whatever the number of values. The error lands on the field that holds the id (lanes/2/goods_id).
+ */
+export async function checkRelations(
+  tx: Queryable,
+  ctx: Ctx,
+  target: Labelled & { schema: { properties: Record<string, JsonSchemaNode> } },
+  values: Row,
+): Promise<void> {
+  const found: [string, string, unknown][] = [];
+  for (const [name, value] of Object.entries(values))
+    if (target.schema.properties[name]) relationsIn(target.schema.properties[name], value, [name], found);
+  if (found.length === 0) return;
+  const scope = scopeOf(ctx.principal);
+  const byEntity = new Map<string, Set<number>>();
+  for (const [, entity, id] of found) {
+    if (typeof id !== "number") continue; // the schema's own check reports a wrong type
+    byEntity.set(entity, (byEntity.get(entity) ?? new Set()).add(id));
+  }
+  const existing = new Map<string, Set<number>>();
+  for (const [entity, ids] of byEntity) existing.set(entity, await repo.existing(tx, modelOf(entity), scope, [...ids]));
   const errors: FieldError[] = [];
-  for (const [name, value] of Object.entries(values)) {
-    const relation = model.schema.properties[name]?.["x-relation"];
-    if (!relation || value === null || value === undefined) continue;
-    const target = modelOf(relation.entity);
-    const ids = (Array.isArray(value) ? value : [value]) as number[];
-    if (ids.length === 0) continue;
-    const scope = scopeOf(ctx.principal);
-    for (const id of new Set(ids)) {
-      if (!(await repo.findById(tx, target, scope, id))) {
-        errors.push(fieldError(model, name, "x-relation", ctx.lng));
-        break;
-      }
-    }
+  const seen = new Set<string>();
+  for (const [path, entity, id] of found) {
+    if (typeof id !== "number" || existing.get(entity)!.has(id) || seen.has(path)) continue;
+    seen.add(path);
+    errors.push(fieldError(target, path, "x-relation", ctx.lng));
   }
   if (errors.length) throw badRequest(errors);
+}
+
+/** Works out the derived fields of rows about to be shown (the entity's derive hook). */
+export async function derive(ctx: Ctx, model: EntityModel, rows: Row[]): Promise<void> {
+  if (model.derived.size && rows.length) await hooksOf(ctx, model.name).derive?.(ctx, rows);
 }
 
 // ---------------------------------------------------------------- operations
@@ -155,19 +191,21 @@ export async function listRecords(
   recycled: boolean,
   narrow: Partial<repo.Scope> = {},
 ) {
-  const result = await repo.list(ctx.db, model, { ...scopeOf(ctx.principal), ...narrow }, query, recycled);
+  const result = await repo.list(sqlOf(ctx), model, { ...scopeOf(ctx.principal), ...narrow }, query, recycled);
+  await derive(ctx, model, result.list);
   return { ...result, list: result.list.map((row) => toApi(model, row)) };
 }
 
 export async function detail(ctx: Ctx, model: EntityModel, id: number): Promise<Row> {
-  const row = await repo.findById(ctx.db, model, scopeOf(ctx.principal), id);
+  const row = await repo.findById(sqlOf(ctx), model, scopeOf(ctx.principal), id);
   if (!row) throw notFound();
+  await derive(ctx, model, [row]);
   return toApi(model, row);
 }
 
 /** Options for pickers: { id, title } by title search, or for given ids (a list page's relations). */
 export async function pick(ctx: Ctx, model: EntityModel, filter: { search?: string; ids?: number[] }): Promise<Row[]> {
-  return repo.options(ctx.db, model, scopeOf(ctx.principal), filter);
+  return repo.options(sqlOf(ctx), model, scopeOf(ctx.principal), filter);
 }
 
 export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promise<Row> {
@@ -179,8 +217,9 @@ export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promi
     ...Object.fromEntries(Object.entries(body).filter(([f]) => !refused.some((e) => e.field === f))),
   };
   assertValid(model, validatorFor(model, "create"), data, ctx.lng, refused);
-  const hooks = hooksOf(model.name);
-  return ctx.db.transaction(async (tx) => {
+  const hooks = hooksOf(ctx, model.name);
+  return inTransaction(ctx, async (ctx) => {
+    const { tx } = ctx;
     await checkRelations(tx, ctx, model, data);
     const values = await storable(model, data);
     if (model.scoped) Object.assign(values, { agent_id: ctx.principal.agentId, agent_path: ctx.principal.agentPath });
@@ -195,6 +234,7 @@ export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promi
       "create",
       Object.fromEntries(Object.keys(data).map((f) => [f, redact(model, f, data[f])])),
     );
+    await derive(ctx, model, [row]);
     return toApi(model, row);
   });
 }
@@ -207,7 +247,8 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
   if (!Number.isInteger(id) || id < 1) missing.push(paramError("id", "required", ctx.lng));
   if (!Number.isInteger(version)) missing.push(paramError("version", "required", ctx.lng));
   if (missing.length) throw badRequest(missing);
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (ctx) => {
+    const { tx } = ctx;
     const existing = await repo.findById(tx, model, scopeOf(ctx.principal), id);
     if (!existing) throw notFound();
     if (existing.version !== version) throw conflict();
@@ -217,8 +258,8 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
     for (const [name, value] of Object.entries(body)) {
       if (name === "id" || name === "version") continue;
       const isField = model.fields.has(name);
-      const serverManaged = SYSTEM_COLUMNS.includes(name) || model.readOnly.has(name) || model.stateFields.has(name);
-      if (!isField && !SYSTEM_COLUMNS.includes(name)) continue; // unknown: the validator names it below
+      const serverManaged = isSystemColumn(name) || model.readOnly.has(name) || model.stateFields.has(name);
+      if (!isField && !isSystemColumn(name)) continue; // unknown: the validator names it below
       if (serverManaged) {
         if (!same(value, current[name])) refused.push(fieldError(model, name, "readOnly", ctx.lng));
         continue;
@@ -242,15 +283,14 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
         merged[name] = value;
     }
     for (const name of Object.keys(body))
-      if (!model.fields.has(name) && !SYSTEM_COLUMNS.includes(name) && name !== "id" && name !== "version")
-        merged[name] = body[name];
+      if (!model.fields.has(name) && !isSystemColumn(name) && name !== "version") merged[name] = body[name];
     Object.assign(merged, changes);
     refused.push(...missingConfirmations(model, changes, ctx));
     assertValid(model, validatorFor(model, "update"), merged, ctx.lng, refused);
     if (Object.keys(changes).length === 0) return current;
     await checkRelations(tx, ctx, model, changes);
     const values = await storable(model, changes);
-    await hooksOf(model.name).beforeWrite?.(ctx, tx, values, existing);
+    await hooksOf(ctx, model.name).beforeWrite?.(ctx, tx, values, existing);
     const row = await repo.updateAt(tx, model, scopeOf(ctx.principal), id, version, values);
     if (!row) throw conflict();
     await audit(
@@ -263,6 +303,7 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
         Object.keys(changes).map((f) => [f, [redact(model, f, current[f]), redact(model, f, changes[f])]]),
       ),
     );
+    await derive(ctx, model, [row]);
     return toApi(model, row);
   });
 }
@@ -273,8 +314,10 @@ type BulkOp = "delete" | "recover" | "destroy";
 export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number[]): Promise<{ count: number }> {
   if (ids.length === 0) throw badRequest([paramError("id", "required", ctx.lng)]);
   const unique = [...new Set(ids)];
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (ctx) => {
+    const { tx } = ctx;
     const scope = scopeOf(ctx.principal);
+    await hooksOf(ctx, model.name).beforeBulk?.(ctx, op, unique);
     const touched =
       op === "delete"
         ? await repo.remove(tx, model, scope, unique, ctx.principal.id)
@@ -311,32 +354,45 @@ export async function runTransition(ctx: Ctx, model: EntityModel, call: string, 
       : candidates.find((c) => c.transition.action === body.action);
   if (!chosen) {
     throw badRequest([
-      { field: "action", keyword: "enum", message: candidates.map((c) => c.transition.action).join(", ") },
+      paramError("action", "enum", ctx.lng, { allowed: candidates.map((c) => c.transition.action).join(", ") }),
     ]);
   }
   const { field, transition: t } = chosen;
-  requirePermission(ctx, `${model.name}.${t.action}`);
+  requirePermission(ctx, permissionOfTransition(model.name, t.action));
   const { id: rawId, action: _action, version: rawVersion, ...input } = body;
   const ids = (Array.isArray(rawId) ? rawId : [rawId]).map(Number);
-  if (ids.length !== 1 || !Number.isInteger(ids[0]) || ids[0] < 1)
+  if (ids.length !== 1 || !Number.isSafeInteger(ids[0]) || ids[0] < 1)
     throw badRequest([paramError("id", "required", ctx.lng)]);
+  const version = rawVersion === undefined ? undefined : Number(rawVersion);
+  if (version !== undefined && !Number.isSafeInteger(version))
+    throw badRequest([paramError("version", "type", ctx.lng)]);
   assertValid(model, transitionValidator(model, t.action, t.input ?? [], t.requiredInput ?? []), input, ctx.lng);
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (ctx) => {
+    const { tx } = ctx;
     const scope = scopeOf(ctx.principal);
     const before = await repo.findById(tx, model, scope, ids[0]);
     if (!before) throw notFound();
-    // Cross-field rules see the record as it will be (e.g. refund <= amount paid).
+    // Cross-field rules see the record as it will be (e.g. deduction <= estimated income).
     assertValid(
       model,
       validatorFor(model, "update"),
       { ...pickFields(model, toApi(model, before)), ...input },
       ctx.lng,
     );
-    const version = rawVersion === undefined ? undefined : Number(rawVersion);
-    const row = await repo.transition(tx, model, scope, ids[0], { field, from: t.from, to: t.to, input, version });
-    if (!row) throw conflict(version !== undefined && before.version !== version ? "staleVersion" : "stateConflict");
+    const after = await repo.transition(tx, model, scope, ids[0], {
+      field,
+      from: t.from,
+      to: t.to,
+      when: t.when,
+      input,
+      version,
+    });
+    if (!after) throw conflict(version !== undefined && before.version !== version ? "staleVersion" : "stateConflict");
+    const effect = ctx.domain.effects.get(permissionOfTransition(model.name, t.action));
+    const answered = (await effect?.(ctx, { transition: t, before, after, input })) ?? after;
     await audit(tx, ctx, model.name, ids[0], t.action, { [field]: [before[field], t.to], ...input });
-    return toApi(model, row);
+    await derive(ctx, model, [answered]);
+    return toApi(model, answered);
   });
 }
 
@@ -350,7 +406,7 @@ function pickFields(model: EntityModel, record: Row): Row {
 const singletonKey = (ctx: Ctx, model: EntityModel) => (model.scoped ? ctx.principal.agentPath : "global");
 
 export async function getSingleton(ctx: Ctx, model: EntityModel): Promise<Row> {
-  const row = await repo.singleton(ctx.db, model, singletonKey(ctx, model));
+  const row = await repo.singleton(sqlOf(ctx), model, singletonKey(ctx, model));
   return row ? toApi(model, row) : { ...defaultsOf(model), version: 0 };
 }
 
@@ -358,7 +414,8 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
   const body = asObject(rawBody);
   const { id: _id, version: rawVersion, created_at: _c, updated_at: _u, agent_id: _a, ...fields } = body;
   const key = singletonKey(ctx, model);
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (ctx) => {
+    const { tx } = ctx;
     const existing = await repo.singleton(tx, model, key);
     const version = Number(rawVersion ?? 0);
     if ((existing?.version ?? 0) !== version) throw conflict();
@@ -370,7 +427,7 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
         .filter(([f, v]) => v !== undefined && !same(v, shown[f]))
         .map(([f]) => f),
       ...Object.keys(fields).filter(
-        (f) => (model.readOnly.has(f) || SYSTEM_COLUMNS.includes(f)) && !same(fields[f], current[f]),
+        (f) => (model.readOnly.has(f) || isSystemColumn(f)) && !same(fields[f], current[f]),
       ),
     ];
     if (refused.length) throw badRequest(refused.map((f) => fieldError(model, f, "readOnly", ctx.lng)));
@@ -401,6 +458,7 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
       existing ? "update" : "create",
       Object.fromEntries(Object.keys(fields).map((f) => [f, redact(model, f, fields[f])])),
     );
+    await derive(ctx, model, [row]);
     return toApi(model, row);
   });
 }
@@ -408,10 +466,10 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
 /** Who changed a record, when, and what: newest first. Needs the right to see the record. */
 export async function history(ctx: Ctx, model: EntityModel, id: number): Promise<Row[]> {
   const record =
-    (await repo.findById(ctx.db, model, scopeOf(ctx.principal), id)) ??
-    (model.recycle ? await repo.findById(ctx.db, model, scopeOf(ctx.principal), id, true) : undefined);
+    (await repo.findById(sqlOf(ctx), model, scopeOf(ctx.principal), id)) ??
+    (model.recycle ? await repo.findById(sqlOf(ctx), model, scopeOf(ctx.principal), id, true) : undefined);
   if (!record) throw notFound();
-  const { rows } = await ctx.db.query<Row>(
+  const { rows } = await sqlOf(ctx).query<Row>(
     `select a.id, a.at, a.action, a.changes, a.actor_kind, a.actor_id,
             coalesce(m.nickname, o.nickname) as actor_name
        from sys_audit a

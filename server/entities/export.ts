@@ -1,7 +1,8 @@
 // Export calls: the list's filters, every matching row (up to a limit), the list columns, as CSV with
 // a BOM so spreadsheet programs read UTF-8 (Khmer, Thai, Chinese) correctly.
 import type { Ctx } from "./context.ts";
-import { scopeOf } from "./context.ts";
+import { scopeOf, sqlOf } from "./context.ts";
+import { derive } from "./engine.ts";
 import type { EntityModel } from "./model.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery } from "./repository.ts";
@@ -27,7 +28,8 @@ export async function exportCsv(ctx: Ctx, model: EntityModel, query: ListQuery):
   let page = 1;
   let written = 0;
   while (written < EXPORT_LIMIT) {
-    const result = await repo.list(ctx.db, model, scopeOf(ctx.principal), { ...query, page, limit: 1000 });
+    const result = await repo.list(sqlOf(ctx), model, scopeOf(ctx.principal), { ...query, page, limit: 1000 });
+    await derive(ctx, model, result.list);
     for (const row of result.list) {
       lines.push([row.id, ...columns.map((f) => format(ctx, model, f.name, row[f.name]))].map(cell).join(","));
     }

@@ -2,7 +2,11 @@
 // columns, which are read-only, write-only, immutable, hashed or never stored, which can be sorted and
 // filtered, its state machines. Everything the engine decides about an entity comes from here.
 import { defsSchema, entitySchemas } from "../../src/generated/schemas.ts";
+import { resolveDefs } from "../../src/schema/refs.ts";
+import { entityKeyBase } from "../../src/schema/keys.ts";
 import type { JsonSchemaEntity, JsonSchemaNode, Transition, XEntity } from "../../src/schema/types.ts";
+
+export { SYSTEM_COLUMNS } from "../../src/schema/constants.ts";
 
 export type FilterKind = "eq" | "like" | "range" | "in";
 export type ValueKind = "integer" | "number" | "string" | "boolean" | "datetime" | "date" | "json";
@@ -17,6 +21,8 @@ export interface Field {
 
 export interface EntityModel {
   name: string;
+  /** Translation key base of its texts: "<entity>:". */
+  base: string;
   table: string;
   schema: JsonSchemaEntity;
   x: XEntity;
@@ -25,6 +31,8 @@ export interface EntityModel {
   writeOnly: Set<string>;
   immutable: Set<string>;
   hashed: Set<string>;
+  /** Read-only figures worked out on every read by the entity's derive hook, never stored. */
+  derived: Set<string>;
   stateFields: Map<string, Transition[]>;
   sortable: Set<string>;
   filters: Map<string, FilterKind>;
@@ -35,27 +43,8 @@ export interface EntityModel {
   titleField?: string;
 }
 
-/** Columns the engine manages: never accepted from a client. */
-export const SYSTEM_COLUMNS = [
-  "id",
-  "created_at",
-  "updated_at",
-  "version",
-  "deleted_at",
-  "deleted_by",
-  "agent_id",
-  "agent_path",
-  "singleton_key",
-];
-
-export function resolveNode(node: JsonSchemaNode): JsonSchemaNode {
-  if (node.$ref?.startsWith("defs#/definitions/")) {
-    const def = defsSchema.definitions![node.$ref.slice(18)];
-    const { $ref: _ref, ...rest } = node;
-    return { ...resolveNode(def), ...rest };
-  }
-  return node;
-}
+/** A property with its defs reference resolved (keywords beside the $ref win). */
+export const resolveNode = (node: JsonSchemaNode): JsonSchemaNode => resolveDefs(defsSchema, node).node;
 
 function kindOf(node: JsonSchemaNode): { kind: ValueKind; sqlType: string } {
   if (node.$ref) return { kind: "json", sqlType: "jsonb" }; // a document (page layout)
@@ -81,6 +70,7 @@ export function buildModel(schema: JsonSchemaEntity): EntityModel {
   const fields = new Map<string, Field>();
   const model: EntityModel = {
     name: schema.$id,
+    base: entityKeyBase(schema.$id),
     table: x.table ?? schema.$id,
     schema,
     x,
@@ -89,6 +79,7 @@ export function buildModel(schema: JsonSchemaEntity): EntityModel {
     writeOnly: new Set(),
     immutable: new Set(),
     hashed: new Set(),
+    derived: new Set(),
     stateFields: new Map(Object.entries(schema["x-states"] ?? {}).map(([f, m]) => [f, m.transitions])),
     sortable: new Set(["id", "created_at", "updated_at"]),
     filters: new Map(),
@@ -100,7 +91,9 @@ export function buildModel(schema: JsonSchemaEntity): EntityModel {
   for (const [name, raw] of Object.entries(schema.properties)) {
     const node = resolveNode(raw);
     const { kind, sqlType } = kindOf(raw.$ref && !raw.$ref.startsWith("defs#") ? raw : node);
-    fields.set(name, { name, node, kind, sqlType, stored: raw["x-store"] !== "none" });
+    const store = raw["x-store"];
+    fields.set(name, { name, node, kind, sqlType, stored: store !== "none" && store !== "derived" });
+    if (store === "derived") model.derived.add(name);
     if (raw.readOnly || node.readOnly) model.readOnly.add(name);
     if (node.writeOnly) model.writeOnly.add(name);
     if (raw["x-immutable"]) model.immutable.add(name);
@@ -116,8 +109,8 @@ export const models: Map<string, EntityModel> = new Map(
   Object.values(entitySchemas).map((schema) => [schema.$id, buildModel(schema)]),
 );
 
-/** Entities with rows in the database. */
-export const storedModels = (): EntityModel[] => [...models.values()].filter((m) => m.x.storage !== "input");
+/** Entities with rows in the database: all of them (a command's input is an operation, not an entity). */
+export const storedModels = (): EntityModel[] => [...models.values()];
 
 export const modelOf = (name: string): EntityModel => {
   const model = models.get(name);

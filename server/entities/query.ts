@@ -37,11 +37,20 @@ export function parseListQuery(model: EntityModel, query: Record<string, unknown
   const limit = Number(text("limit") ?? DEFAULT_LIMIT);
   if (!Number.isInteger(page) || page < 1) errors.push(fieldError(model, "page", "minimum", lng));
   if (!Number.isInteger(limit) || limit < 1) errors.push(fieldError(model, "limit", "minimum", lng));
-  const sort = text("sort") ?? model.x.defaultSort?.field ?? "id";
-  const order = (text("order") ?? (text("sort") ? "asc" : (model.x.defaultSort?.order ?? "desc"))).toLowerCase();
-  if (!model.sortable.has(sort) && sort !== model.x.defaultSort?.field)
-    errors.push(fieldError(model, "sort", "enum", lng));
-  if (order !== "asc" && order !== "desc") errors.push(fieldError(model, "order", "enum", lng));
+  // sort=a,b&order=desc,asc: one or more keys, each sortable; the orders pair with them (asc by default).
+  const sorts = (text("sort") ?? model.x.defaultSort?.field ?? "id").split(",");
+  const orders = (text("order") ?? (text("sort") ? "asc" : (model.x.defaultSort?.order ?? "desc")))
+    .toLowerCase()
+    .split(",");
+  if (sorts.length > 3 || orders.length > sorts.length)
+    errors.push(fieldError(model, "sort", "maxItems", lng, { limit: 3 }));
+  for (const field of sorts)
+    if (!model.sortable.has(field) && field !== model.x.defaultSort?.field)
+      errors.push(fieldError(model, "sort", "enum", lng));
+  for (const order of orders)
+    if (order !== "asc" && order !== "desc") errors.push(fieldError(model, "order", "enum", lng));
+  const keys = sorts.map((field, i) => ({ field, order: (orders[i] ?? "asc") as "asc" | "desc" }));
+  const [{ field: sort, order }] = keys;
 
   const where: Condition[] = [];
   for (const [key, value] of Object.entries(query)) {
@@ -83,7 +92,7 @@ export function parseListQuery(model: EntityModel, query: Record<string, unknown
     else where.push({ field: name, op: "eq", value: coerced[0] });
   }
   if (errors.length) throw badRequest(errors);
-  return { page, limit: Math.min(limit, MAX_LIMIT), sort, order: order as "asc" | "desc", where };
+  return { page, limit: Math.min(limit, MAX_LIMIT), sort, order, then: keys.slice(1), where };
 }
 
 /** ids from `?id=1,2,3` or a body `{ "id": 7 }` / `{ "id": [1, 2] }`. */

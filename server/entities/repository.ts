@@ -22,6 +22,8 @@ export interface ListQuery {
   limit: number;
   sort: string;
   order: "asc" | "desc";
+  /** Further sort keys, after the first (a review queue: pending first, then the oldest). */
+  then?: { field: string; order: "asc" | "desc" }[];
   where: Condition[];
 }
 
@@ -43,9 +45,11 @@ export const COUNT_CAP = 1_000;
 
 class Params {
   readonly values: unknown[] = [];
+  /** Placeholders continue after the first `offset` parameters of the statement. */
+  constructor(private readonly offset = 0) {}
   add(value: unknown): string {
     this.values.push(value);
-    return `$${this.values.length}`;
+    return `$${this.offset + this.values.length}`;
   }
 }
 
@@ -66,6 +70,16 @@ function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] 
     else if (model.fields.has("machine_id")) conditions.push(`machine_id in ${bound}`);
   }
   return conditions;
+}
+
+/**
+ * The caller's scope on an entity, as SQL for a domain module's own statement: " and ..." conditions
+ * whose placeholders follow the statement's first `offset` parameters, and their values.
+ */
+export function scopeClause(model: EntityModel, scope: Scope, offset: number): { sql: string; values: unknown[] } {
+  const p = new Params(offset);
+  const conditions = scopeConditions(model, scope, p);
+  return { sql: conditions.map((c) => ` and ${c}`).join(""), values: p.values };
 }
 
 function baseConditions(model: EntityModel, scope: Scope, p: Params, recycled: boolean): string[] {
@@ -103,7 +117,9 @@ export async function list(
   const conditions = [...baseConditions(model, scope, p, recycled), ...query.where.map((c) => filterCondition(c, p))];
   const from = `from ${q(model.table)}${where(conditions)}`;
   const filterParams = [...p.values];
-  const order = `order by ${q(query.sort)} ${query.order}${query.sort === "id" ? "" : `, id ${query.order}`}`;
+  const keys = [{ field: query.sort, order: query.order }, ...(query.then ?? [])];
+  const idKey = keys.some((k) => k.field === "id") ? "" : `, id ${query.order}`;
+  const order = `order by ${keys.map((k) => `${q(k.field)} ${k.order}`).join(", ")}${idKey}`;
   const page = db.query<Row>(
     `select * ${from} ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
     filterParams,
@@ -136,6 +152,14 @@ export async function findById(
   const conditions = [`id = ${p.add(id)}`, ...baseConditions(model, scope, p, recycled)];
   const { rows } = await db.query<Row>(`select * from ${q(model.table)}${where(conditions)}`, p.values);
   return rows[0];
+}
+
+/** Which of the ids name live records in the caller's scope: one statement, whatever their number. */
+export async function existing(db: Queryable, model: EntityModel, scope: Scope, ids: number[]): Promise<Set<number>> {
+  const p = new Params();
+  const conditions = [`id = any(${p.add(ids)})`, ...baseConditions(model, scope, p, false)];
+  const { rows } = await db.query<{ id: number }>(`select id from ${q(model.table)}${where(conditions)}`, p.values);
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 /** id and title of every record the caller may pick; `search` narrows by title. */
@@ -203,23 +227,31 @@ export function updateAt(
   return updateOne(db, model, scope, id, values, version);
 }
 
-/** The state change of a transition, only from an allowed state: atomic in one statement. */
+/**
+ * The state change of a transition, only from an allowed state (and, with `when`, only for records
+ * whose fields hold one of the given values): atomic in one statement.
+ */
 export function transition(
   db: Queryable,
   model: EntityModel,
   scope: Scope,
   id: number,
-  change: { field: string; from: unknown[]; to: unknown; input: Row; version?: number },
+  change: {
+    field: string;
+    from: unknown[];
+    to: unknown;
+    input: Row;
+    version?: number;
+    when?: Record<string, unknown[]>;
+    set?: Row;
+  },
 ): Promise<Row | undefined> {
-  const values: Row = { ...change.input, [change.field]: change.to };
-  return updateOne(
-    db,
-    model,
-    scope,
-    id,
-    values,
-    change.version,
-    (p) => `${q(change.field)} = any(${p.add(change.from)})`,
+  const values: Row = { ...change.input, ...change.set, [change.field]: change.to };
+  return updateOne(db, model, scope, id, values, change.version, (p) =>
+    [
+      `${q(change.field)} = any(${p.add(change.from)})`,
+      ...Object.entries(change.when ?? {}).map(([field, allowed]) => `${q(field)} = any(${p.add(allowed)})`),
+    ].join(" and "),
   );
 }
 

@@ -1,15 +1,44 @@
-// Validates bodies with the one ajv setup and the entity schemas themselves, and turns ajv's errors
-// into per-field messages in the caller's language.
+// Validates bodies and queries with the one ajv setup and the schema files themselves (entities and
+// operations), and turns ajv's errors into per-field messages in the caller's language.
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv } from "../../src/schema/ajv.ts";
 import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/schemas.ts";
+import { operationSchemas } from "../../src/generated/operations.ts";
+import { commonFieldKey, fieldLabelKey, isCommonField, ruleKey } from "../../src/schema/keys.ts";
+import { MONEY_FACTOR } from "../../src/schema/constants.ts";
+import { resolveDefs } from "../../src/schema/refs.ts";
 import type { JsonSchemaNode } from "../../src/schema/types.ts";
 import { badRequest, type FieldError } from "../http/errors.ts";
 import { translate, type Language } from "../http/i18n.ts";
-import { SYSTEM_COLUMNS, type EntityModel } from "./model.ts";
+import type { EntityModel } from "./model.ts";
 
-const ajv = createAjv([defsSchema, ...documentSchemas, ...Object.values(entitySchemas)]);
+const ajv = createAjv([
+  defsSchema,
+  ...documentSchemas,
+  ...Object.values(entitySchemas),
+  ...Object.values(operationSchemas),
+]);
 const cache = new Map<string, ValidateFunction>();
+
+/** What names a schema's fields in messages: its translation key base and its own fields. */
+export interface Labelled {
+  /** "<entity>:" or an operation's "<namespace>:operations.<call>." */
+  base: string;
+  fields: { has(name: string): boolean };
+  /** The schema, so a money field's limits read in currency units (1.00, not 100). */
+  schema?: JsonSchemaNode;
+}
+
+/** The node at an instance path ("settings/0/amount"), following properties and items. */
+function nodeAt(schema: JsonSchemaNode | undefined, segments: string[]): JsonSchemaNode | undefined {
+  let node = schema;
+  for (const segment of segments) {
+    if (!node) return undefined;
+    node = resolveDefs(defsSchema, node).node;
+    node = /^\d+$/.test(segment) ? node.items : node.properties?.[segment];
+  }
+  return node ? resolveDefs(defsSchema, node).node : undefined;
+}
 
 /** The schema minus `required` entries for the given fields, at the root and in conditional branches. */
 function withoutRequired(node: JsonSchemaNode, drop: Set<string>): JsonSchemaNode {
@@ -29,6 +58,9 @@ function compiled(key: string, build: () => JsonSchemaNode): ValidateFunction {
   }
   return validate;
 }
+
+/** An operation's input validator: its schema file as it is. */
+export const operationValidator = (call: string): ValidateFunction => ajv.getSchema(call)!;
 
 /**
  * create: the schema as is. update: write-only fields (passwords, secrets) may be left out to keep
@@ -64,18 +96,14 @@ export function transitionValidator(
   }));
 }
 
-/** Fields every record has, and list parameters: their labels live in common:fields. */
-const COMMON_FIELDS = new Set([...SYSTEM_COLUMNS, "page", "limit", "sort", "order", "action"]);
-
-/** Translation key of a field's label, following nested objects and arrays of objects. */
-function labelKey(model: EntityModel, segments: string[]): string {
+/** Translation key of a field's label: request parameters and system columns are labelled in common. */
+export function labelKeyOf(target: Labelled, segments: string[]): string {
   const names = segments.filter((s) => !/^\d+$/.test(s));
-  if (names.length === 1 && COMMON_FIELDS.has(names[0]) && !model.fields.has(names[0]))
-    return `common:fields.${names[0]}`;
-  return `${model.name}:fields.${names.join(".fields.")}.label`;
+  if (names.length === 1 && isCommonField(names[0]) && !target.fields.has(names[0])) return commonFieldKey(names[0]);
+  return fieldLabelKey(target.base, names);
 }
 
-export function localizeErrors(model: EntityModel, errors: ErrorObject[], lng: Language): FieldError[] {
+export function localizeErrors(target: Labelled, errors: ErrorObject[], lng: Language): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -87,15 +115,16 @@ export function localizeErrors(model: EntityModel, errors: ErrorObject[], lng: L
     const segments = path.split("/").filter(Boolean);
     const field = segments.join("/");
     const known = error.keyword !== "additionalProperties";
-    const label = known && segments.length ? translate(lng, labelKey(model, segments)) : field;
+    const label = known && segments.length ? translate(lng, labelKeyOf(target, segments)) : field;
+    const money = typeof params.limit === "number" && nodeAt(target.schema, segments)?.["x-money"];
     const message =
       error.keyword === "x-compare"
-        ? translate(lng, `${model.name}:rules.${String(params.rule)}`)
+        ? translate(lng, ruleKey(target.base, String(params.rule)))
         : translate(lng, `validation:${error.keyword}`, {
             field: label,
-            limit: params.limit,
+            limit: money ? (Number(params.limit) / MONEY_FACTOR).toFixed(2) : params.limit,
             format: params.format,
-            other: params.other ? translate(lng, labelKey(model, [String(params.other)])) : undefined,
+            other: params.other ? translate(lng, labelKeyOf(target, [String(params.other)])) : undefined,
           });
     const id = `${field} ${error.keyword}`;
     if (seen.has(id)) continue;
@@ -107,40 +136,54 @@ export function localizeErrors(model: EntityModel, errors: ErrorObject[], lng: L
 
 /** The localized field errors of data, none when it is valid. */
 export function validationErrors(
-  model: EntityModel,
+  target: Labelled,
   validate: ValidateFunction,
   data: unknown,
   lng: Language,
 ): FieldError[] {
-  return validate(data) ? [] : localizeErrors(model, validate.errors ?? [], lng);
+  return validate(data) ? [] : localizeErrors(target, validate.errors ?? [], lng);
 }
 
 /** Validates or throws a 400 with the localized field errors (and any found before). */
 export function assertValid(
-  model: EntityModel,
+  target: Labelled,
   validate: ValidateFunction,
   data: unknown,
   lng: Language,
   earlier: FieldError[] = [],
 ): void {
-  const errors = [...earlier, ...validationErrors(model, validate, data, lng)];
+  const errors = [...earlier, ...validationErrors(target, validate, data, lng)];
   if (errors.length) throw badRequest(errors);
 }
 
 /** An error about a request's own parameters (id, version, action), labelled from common:fields. */
-export function paramError(field: "id" | "version" | "action", keyword: string, lng: Language): FieldError {
+export function paramError(field: string, keyword: string, lng: Language, params: Record<string, unknown> = {}) {
   return {
     field,
     keyword,
-    message: translate(lng, `validation:${keyword}`, { field: translate(lng, `common:fields.${field}`) }),
+    message: translate(lng, `validation:${keyword}`, { field: translate(lng, commonFieldKey(field)), ...params }),
   };
 }
 
-/** A field error raised by the engine itself (read-only, immutable, ...), in the same shape. */
-export function fieldError(model: EntityModel, field: string, keyword: string, lng: Language): FieldError {
+/** A field error raised by the server itself (read-only, immutable, unique, ...), in the same shape. */
+export function fieldError(
+  target: Labelled,
+  field: string,
+  keyword: string,
+  lng: Language,
+  params: Record<string, unknown> = {},
+): FieldError {
   return {
     field,
     keyword,
-    message: translate(lng, `validation:${keyword}`, { field: translate(lng, labelKey(model, [field])) }),
+    message: translate(lng, `validation:${keyword}`, {
+      field: translate(lng, labelKeyOf(target, field.split("/"))),
+      ...params,
+    }),
   };
+}
+
+/** A field error with a message of its own (errors:<key>), e.g. a restock beyond the lane's free space. */
+export function fieldMessage(field: string, key: string, lng: Language, params: Record<string, unknown> = {}) {
+  return { field, keyword: key, message: translate(lng, key.includes(":") ? key : `errors:${key}`, params) };
 }

@@ -1,28 +1,27 @@
-// The composition root: Fastify with the one error handler and the one envelope, authentication on
-// every /merchant and /admin call but the public ones, the generated entity routes, the domain
-// modules, uploads, the OpenAPI document, and the console's static files.
-import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
+// The composition root: Fastify with the one error handler and the one envelope; the domain areas,
+// their handlers paired with the declared operations and their hooks and effects handed to the engine;
+// the one route loop; authentication decided by the matched route; the console's static files.
+import Fastify, { type FastifyInstance } from "fastify";
 import fastifyStatic from "@fastify/static";
 import { existsSync } from "node:fs";
 import type { Db } from "../db/db.ts";
-import type { Ctx, Principal } from "../entities/context.ts";
-import { registerEntityRoutes } from "../entities/routes.ts";
-import { registerAccountHooks } from "../domain/accounts.ts";
-import { registerGoodsRoutes } from "../domain/goods.ts";
-import { registerMachineRoutes } from "../domain/machines.ts";
-import { registerSessionRoutes } from "../domain/session.ts";
-import { registerUploadRoutes } from "../domain/uploads.ts";
-import openapi from "../../src/generated/openapi.json" with { type: "json" };
+import { requirePermission, type Ctx, type Principal } from "../entities/context.ts";
+import type { Domain } from "../entities/domain.ts";
+import type { Area } from "../domain/area.ts";
+import { domainAreas } from "../domain/index.ts";
+import { MAX_UPLOAD_BYTES } from "../domain/uploads/index.ts";
 import { authenticate } from "./auth.ts";
 import { HttpError } from "./errors.ts";
 import { languageOf, translate } from "./i18n.ts";
+import { registerRoutes } from "./routes.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     ctx?: Ctx;
   }
-  interface FastifyContextConfig {
-    public?: boolean;
+  interface FastifyInstance {
+    /** Every API route the app serves ("GET /merchant/goods-list"), for the checks against the declarations. */
+    servedCalls: string[];
   }
 }
 
@@ -35,6 +34,25 @@ export interface AppOptions {
   trustProxy?: boolean | string;
   /** Uploaded files served at /uploads/; private ones go to its sibling private/. Default: a temporary folder. */
   uploadDir?: string;
+  /** The domain areas; default: all of them (server/domain/index.ts). */
+  areas?: Area[];
+}
+
+/** The areas' hooks and effects, as the engine reads them from the context. */
+function domainOf(areas: Area[]): Domain {
+  const hooks = new Map<string, NonNullable<Area["hooks"]>[string]>();
+  const effects = new Map<string, NonNullable<Area["effects"]>[string]>();
+  for (const area of areas) {
+    for (const [entity, entityHooks] of Object.entries(area.hooks ?? {})) {
+      if (hooks.has(entity)) throw new Error(`entity "${entity}" has hooks in two areas`);
+      hooks.set(entity, entityHooks);
+    }
+    for (const [key, effect] of Object.entries(area.effects ?? {})) {
+      if (effects.has(key)) throw new Error(`transition "${key}" has side effects in two areas`);
+      effects.set(key, effect);
+    }
+  }
+  return { hooks, effects };
 }
 
 const ANONYMOUS: Principal = {
@@ -52,19 +70,21 @@ const API = /^\/(merchant|admin)\//;
  * asking for a chunk of an older build must see it fail, so the console can offer a retry). */
 const FILES = /^\/(uploads|assets)(\/|$)/;
 
-let hooksRegistered = false;
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  if (!hooksRegistered) {
-    registerAccountHooks();
-    hooksRegistered = true;
-  }
+  const areas = options.areas ?? domainAreas({ uploadDir: options.uploadDir });
+  const domain = domainOf(areas);
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
   });
   const { db } = options;
+  const served: string[] = [];
+  app.decorate("servedCalls", served);
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (API.test(route.url)) for (const method of methods) if (method !== "HEAD") served.push(`${method} ${route.url}`);
+  });
   // SPEC §7 clients send a JSON content type on every request, DELETEs without a body included.
   const parseJson = app.getDefaultJsonParser("error", "error"); // with its prototype-poisoning guards
   app.removeContentTypeParser("application/json");
@@ -73,17 +93,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   const serveConsole = options.consoleDir !== undefined && existsSync(options.consoleDir);
 
+  // Who may call is a fact of the matched route (its config), never of the URL's text: a declared call
+  // without "public" needs a valid token, whatever way its address was written.
   app.addHook("onRequest", async (request) => {
     const lng = languageOf(request.headers.locale);
-    if (!API.test(request.url) || request.routeOptions.config?.public || !request.routeOptions.url) {
-      request.ctx = { db, lng, principal: ANONYMOUS };
+    const access = request.routeOptions.config?.access;
+    if (access === undefined || access === "public") {
+      request.ctx = { db, lng, principal: ANONYMOUS, domain };
       return;
     }
     const { principal, tokenHash } = await authenticate(db, request.headers.authorization);
-    request.ctx = { db, lng, principal, tokenHash };
+    request.ctx = { db, lng, principal, tokenHash, domain };
+    if (access !== "signed-in") requirePermission(request.ctx, access);
   });
-
-  const ctxOf = (request: FastifyRequest): Ctx => request.ctx!;
 
   app.setErrorHandler((error, request, reply) => {
     const lng = request.ctx?.lng ?? languageOf(request.headers.locale);
@@ -108,12 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.sendFile("index.html");
   });
 
-  app.get("/merchant/openapi.json", { config: { public: true } }, async () => openapi);
-  registerSessionRoutes(app, ctxOf);
-  registerGoodsRoutes(app, ctxOf);
-  registerMachineRoutes(app, ctxOf);
-  registerEntityRoutes(app, ctxOf);
-  registerUploadRoutes(app, ctxOf, options.uploadDir);
+  registerRoutes(app, areas, { maxUploadBytes: MAX_UPLOAD_BYTES });
+  for (const area of areas) await area.setup?.(app);
 
   if (serveConsole) {
     // Files are looked up per request, so a console rebuilt under a running server is served at once.

@@ -12,10 +12,8 @@ import { HttpError, unauthorized } from "./errors.ts";
 export const TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 export const THROTTLE = { windowMinutes: 15, perAccount: 5, perAddress: 30 };
 
-/** Extra permission keys of domain calls, beside the generated entity ones. */
-export const DOMAIN_PERMISSIONS: string[] = [];
-
-export const allPermissions = (): string[] => [...permissionKeys, ...DOMAIN_PERMISSIONS];
+/** Every permission key: the entities' calls and transitions, and the operations' (generated). */
+export const allPermissions = (): string[] => [...permissionKeys];
 
 /** What an operator may do: the devices bound to them, their lanes, restocking if allowed. */
 export const OPERATOR_PERMISSIONS = [

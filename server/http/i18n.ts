@@ -4,8 +4,9 @@ import i18next, { type i18n as I18n, type Resource } from "i18next";
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-export const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { LANGUAGES, type Language } from "../../src/schema/constants.ts";
+
+export { LANGUAGES, type Language };
 
 const LOCALES = resolve(import.meta.dirname, "../../locales");
 

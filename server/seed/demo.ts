@@ -11,8 +11,15 @@
 // owner can see (its own subtree), so the console can edit what the seed made.
 import type { Db, Queryable } from "../db/db.ts";
 import { q } from "../db/migrate.ts";
-import { hashPassword } from "../entities/engine.ts";
-import { storedModels } from "../entities/model.ts";
+import { rebuildRollups, setRollupTriggers } from "../db/rollups.ts";
+import { hashPassword, runTransition } from "../entities/engine.ts";
+import { modelOf, storedModels } from "../entities/model.ts";
+import type { Ctx } from "../entities/context.ts";
+import { money as moneyArea } from "../domain/money/index.ts";
+import { recordDeliveries, reviewDeliveries } from "../domain/money/deliveries.ts";
+import { post as postLedger } from "../domain/money/ledger.ts";
+import { recordPayments, recordRefunds } from "../domain/money/orders.ts";
+import { requestWithdrawal } from "../domain/money/withdrawals.ts";
 import { entitySchemas, permissionKeys } from "../../src/generated/schemas.ts";
 import {
   ADMIN_GROUPS,
@@ -168,11 +175,11 @@ function levelOnePermissions(): string[] {
   const full = new Set([
     ...["goods", "goods_category", "goods_sku", "goods_setting"],
     ...["machine", "machine_channel", "machine_ad", "machine_replacement"],
-    ...["shop", "shop_group", "wifi", "wifi_batch"],
+    ...["shop", "shop_group", "wifi"],
     ...["channel_plan", "charge_plan", "deposit_plan", "charge_pile_plan", "dryer_plan", "car_wash_plan", "page"],
     ...["order", "profit_record", "payment_record", "scan_record", "charge_log", "clean_record", "stock_consumption"],
     ...["delivery_order", "service_order", "operator", "operator_binding", "agent", "plugin_setting"],
-    ...["password_change", "login"],
+    "profit_setting",
   ]);
   const readOnly = new Set([
     "machine_model",
@@ -186,7 +193,10 @@ function levelOnePermissions(): string[] {
   return grantablePermissions().filter((key) => {
     const [entity, op] = key.split(".");
     // role.all: the add-agent form picks a role; the server lets an agent grant only what it holds.
-    return full.has(entity) || (readOnly.has(entity) && READ_OPS.has(op)) || key === "role.all";
+    // withdrawal.apply: an agent withdraws its own earnings (an admin reviews them).
+    return (
+      full.has(entity) || (readOnly.has(entity) && READ_OPS.has(op)) || key === "role.all" || key === "withdrawal.apply"
+    );
   });
 }
 
@@ -199,12 +209,9 @@ function levelTwoPermissions(): string[] {
     "shop",
     "shop_group",
     "wifi",
-    "wifi_batch",
     "machine",
     "machine_channel",
     "machine_ad",
-    "password_change",
-    "login",
   ]);
   const readOnly = new Set([
     ...[
@@ -231,11 +238,31 @@ function levelTwoPermissions(): string[] {
   ]);
   return grantablePermissions().filter((key) => {
     const [entity, op] = key.split(".");
-    return full.has(entity) || (readOnly.has(entity) && READ_OPS.has(op));
+    return full.has(entity) || (readOnly.has(entity) && READ_OPS.has(op)) || key === "withdrawal.apply";
   });
 }
 
 // ---------------------------------------------------------------- the seed
+
+/** The platform admin's context inside the seed's transaction, with the money area's side effects. */
+function seedContext(tx: Queryable, admin: AgentRow): Ctx & { tx: Queryable } {
+  return {
+    db: undefined as never, // every call below uses the transaction
+    tx,
+    lng: "en",
+    principal: {
+      kind: "agent",
+      id: admin.id,
+      agentId: admin.id,
+      agentPath: admin.path,
+      isAdmin: true,
+      permissions: new Set(),
+      name: "admin",
+      account: "admin",
+    },
+    domain: { hooks: new Map(), effects: new Map(Object.entries(moneyArea.effects ?? {})) },
+  };
+}
 
 interface AgentRow {
   spec: AgentSpec;
@@ -253,8 +280,8 @@ interface MachineRow {
   shopId: number;
   macName: string;
   weight: number;
-  /** What an order can buy: lane and price, or a package fee. */
-  items: { channel: number; price: number; minutes?: number }[];
+  /** What an order can buy: lane, price and the goods' cost, or a package fee. */
+  items: { channel: number; price: number; cost?: number; minutes?: number }[];
   planId?: number;
   network: string;
   active: boolean;
@@ -305,6 +332,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
 
   await db.transaction(async (tx) => {
     const rng = prng(20261121);
+    // Loaded in bulk: the statistics roll-ups are computed once at the end, not row by row.
+    await setRollupTriggers(tx, false);
 
     // ---------------------------------------------------------------- roles, groups, agents
     const [adminRoleId, l1RoleId, l2RoleId] = await insertMany(tx, "role", [
@@ -355,6 +384,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
         cate_id: spec.group === undefined ? undefined : groupIds[spec.group],
         team_count: 0,
         withdrawable: 0,
+        frozen: 0,
         total_revenue: 0,
         description: spec.description,
         created_at: ago(380 - spec.level * 60, rng),
@@ -524,6 +554,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       spec: GoodsSpec;
       price: number;
       downPrice: number;
+      /** What the goods cost the agent (its superior's wholesale price, or the buying price). */
+      cost: number;
     }
     const catalogOf = new Map<string, CatalogItem[]>();
     const downPrice = (g: GoodsSpec) => Math.round((g.cost + (g.price - g.cost) * 0.4) / 10) * 10;
@@ -586,6 +618,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
         spec: goods[i],
         price: goods[i].price,
         downPrice: rows[i].down_price,
+        cost: rows[i].cost_price,
       }));
       catalogOf.set(agent.spec.key, catalog);
       for (const item of catalog) {
@@ -801,7 +834,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
                 count: ch.count,
                 shelf_status: rng.chance(0.97) ? 1 : 0,
               });
-              items.push({ channel: ch.channel_number, price: ch.price });
+              items.push({ channel: ch.channel_number, price: ch.price, cost: goods.cost });
             }
             const total = plan.channels.reduce((s, c) => s + c.count, 0);
             stock =
@@ -1287,7 +1320,14 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
     log("pages, banners, notices, service entries, mini page urls, version, settings, ads, replacements, wifi");
 
     // ---------------------------------------------------------------- orders
-    await insertOrders(tx, { machines, count: orderCount, now, appOfKind, log });
+    await insertOrders(tx, {
+      machines,
+      count: orderCount,
+      now,
+      appOfKind,
+      pageOf: (m) => pageOf.get(`${m.agent.id}:${appOfKind[m.kind]}`),
+      log,
+    });
 
     // Device figures from their orders; outlet and agent counters.
     const localMidnight = new Date(localDayStart(now) * 1000 - 7 * 3600_000);
@@ -1313,87 +1353,84 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
     );
 
     // ---------------------------------------------------------------- the money trail
+    // Everything here goes through the server's own money functions (server/domain/money): the same
+    // ledger, profit shares, refunds and withdrawal transitions, so the demo shows no figure the server
+    // would not. Day by day, oldest first, so each entry's balance after it is the one of its time.
     const byId = new Map(machines.map((m) => [m.id, m]));
-    const agentById = new Map([...agents.values()].map((a) => [a.id, a]));
     const step = Math.max(1, Math.floor(orderCount / 1200));
+    const money = seedContext(tx, agents.get("admin")!);
 
-    // Profit shares: superiors earn a share of their sub-agents' orders.
-    const { rows: shareOrders } = await tx.query<{
-      order_no: string;
-      machine_id: number;
-      agent_id: number;
-      application_id: number;
-      money: number;
-      refund_money: number;
-      pay_status: string;
-      order_time: Date;
-    }>(
-      `select order_no, machine_id, agent_id, application_id, money, refund_money, pay_status, order_time from ${q("order")}
-        where agent_id = any($1) and pay_status = any($2) and id % $3 = 0 order by id limit 400`,
-      [fieldAgents.filter((a) => a.spec.level === 2).map((a) => a.id), PAID_LIKE, step],
-    );
-    const profitRows = shareOrders.map((o, i) => {
-      const earner = agentById.get(Number(o.agent_id))!.parent!;
-      const invite = i % 9 === 4;
-      const net = Number(o.money) - Number(o.refund_money);
-      const time = new Date(o.order_time);
-      return {
-        order_no: o.order_no,
-        ...owner(earner),
-        page_id: pageOf.get(`${o.agent_id}:${o.application_id}`),
-        machine_id: Number(o.machine_id),
-        application_id: Number(o.application_id),
-        amount: invite
-          ? 100
-          : Math.max(1, Math.round((o.pay_status === "refund_success" ? Number(o.money) : net) * 0.08)),
-        status:
-          o.pay_status === "refund_success" ? "refunded" : nowMs - time.getTime() < 7 * DAY ? "not_shared" : "shared",
-        type: invite ? "invite" : "normal",
-        created_at: time,
-        updated_at: time,
-      };
-    });
-    await insertMany(tx, "profit_record", profitRows);
-
-    // Payments and withdrawals: a daily settlement of the previous day's takings (and shared
-    // profit) into each agent's balance, withdrawals taken out of it, refused ones paid back.
-    const settleDays = 30;
-    const { rows: daily } = await tx.query<{ agent_id: number; day: number; net: number }>(
-      `select agent_id, floor((extract(epoch from $1::timestamptz) - extract(epoch from order_time)) / 86400)::int as day, sum(money - refund_money)::bigint as net
-         from ${q("order")} where order_time >= $1::timestamptz - make_interval(days => $2) and pay_status = any($3) group by 1, 2`,
-      [localMidnight.toISOString(), settleDays, PAID_LIKE],
-    );
-    const income = new Map<string, number>();
-    for (const d of daily) income.set(`${d.agent_id}:${d.day}`, Number(d.net));
-    for (const p of profitRows) {
-      if (p.status !== "shared") continue;
-      const day = Math.floor((localMidnight.getTime() - (p.created_at as Date).getTime()) / DAY);
-      income.set(`${p.agent_id}:${day}`, (income.get(`${p.agent_id}:${day}`) ?? 0) + (p.amount as number));
+    // Profit settings: a level-1 agent earns from its sub-agents' pages, a share of each order.
+    const settingRows: Row[] = [];
+    for (const agent of fieldAgents.filter((a) => a.spec.level === 2)) {
+      for (const [key, pageId] of pageOf) {
+        if (!key.startsWith(`${agent.id}:`)) continue;
+        const fixed = rng.chance(0.25);
+        settingRows.push({
+          agent_id: agent.parent!.id,
+          agent_path: agent.parent!.path,
+          page_id: pageId,
+          profit_type: fixed ? "fixed" : "percent",
+          percent: fixed ? undefined : rng.pick([0.05, 0.08, 0.1]),
+          amount: fixed ? rng.pick([20, 30, 50]) : undefined,
+        });
+      }
     }
-    const paymentRows: Row[] = [];
-    const withdrawalRows: Row[] = [];
-    const balanceOf = new Map<number, number>();
-    fieldAgents.forEach((agent, ai) => {
-      let balance = 0;
-      // Older requests are settled (a few refused), the one of a few days ago approved or paid, yesterday's pending.
-      const withdrawDays = [26 - (ai % 3), 19 - (ai % 3), 12 - (ai % 3), 5 - (ai % 3), 1];
-      for (let day = settleDays; day >= 1; day--) {
-        const amount = income.get(`${agent.id}:${day}`) ?? 0;
-        const at = new Date(localMidnight.getTime() - (day - 1) * DAY + 3 * 3600_000); // 03:00 local, the next day
-        if (amount > 0 && at.getTime() < nowMs) {
-          balance += amount;
-          paymentRows.push({
-            ...owner(agent),
-            amount,
-            direction: "income",
-            balance_after: balance,
-            paid_at: at,
-            remark: `Settlement of ${dateOnly(new Date(at.getTime() - DAY))}`,
-            created_at: at,
-          });
-        }
-        const slot = withdrawDays.indexOf(day);
-        if (slot < 0 || balance < 1000) continue;
+    await insertMany(tx, "profit_setting", settingRows);
+
+    // Withdrawals: each field agent asks on a few days for part of its balance; older requests are
+    // settled (some refused), a recent one approved or paid, yesterday's pending.
+    interface WithdrawalPlan {
+      agent: AgentRow;
+      day: number;
+      slot: number;
+    }
+    const plans: WithdrawalPlan[] = fieldAgents.flatMap((agent, ai) =>
+      [26 - (ai % 3), 19 - (ai % 3), 12 - (ai % 3), 5 - (ai % 3), 1].map((day, slot) => ({ agent, day, slot })),
+    );
+    interface Resolution {
+      at: Date;
+      id: number;
+      actions: ("approve" | "confirm" | "refuse")[];
+    }
+    const resolutions: Resolution[] = [];
+    let withdrawals = 0;
+    const dayStart = (day: number) => new Date(localMidnight.getTime() - day * DAY);
+    for (let day = ORDER_DAYS; day >= 0; day--) {
+      const from = dayStart(day);
+      const to = day === 0 ? new Date(nowMs + 1) : dayStart(day - 1);
+      const { rows: paid } = await tx.query<{ id: number }>(
+        `select id from ${q("order")} where pay_time >= $1 and pay_time < $2 and pay_status = any($3) order by pay_time, id`,
+        [from.toISOString(), to.toISOString(), PAID_LIKE],
+      );
+      for (let i = 0; i < paid.length; i += 20_000)
+        await recordPayments(
+          tx,
+          paid.slice(i, i + 20_000).map((r) => Number(r.id)),
+        );
+      const { rows: refunded } = await tx.query<{ id: number; refund_money: number; refund_time: Date }>(
+        `select id, refund_money, refund_time from ${q("order")}
+          where refund_time >= $1 and refund_time < $2 and refund_money > 0 order by refund_time, id`,
+        [from.toISOString(), to.toISOString()],
+      );
+      await recordRefunds(
+        tx,
+        refunded.map((r) => ({
+          orderId: Number(r.id),
+          before: 0,
+          after: Number(r.refund_money),
+          at: new Date(r.refund_time).toISOString(),
+        })),
+      );
+      for (const plan of plans.filter((p) => p.day === day)) {
+        const { rows } = await tx.query<{ withdrawable: number }>(
+          `select coalesce(withdrawable, 0) as withdrawable from ${q("agent")} where id = $1`,
+          [plan.agent.id],
+        );
+        const balance = Number(rows[0].withdrawable);
+        if (balance < 1000) continue;
+        const ai = fieldAgents.indexOf(plan.agent);
+        const slot = plan.slot;
         const status =
           slot < 3
             ? (ai + slot) % 4 === 1
@@ -1404,82 +1441,100 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
                 ? "approved"
                 : "paid"
               : "pending";
-        const requested = Math.floor((balance * (0.5 + rng.next() * 0.4)) / 100) * 100;
-        const requestAt = new Date(Math.min(nowMs - 600_000, at.getTime() + rng.int(5, 14) * 3600_000));
+        const requested = Math.floor((balance * (0.4 + rng.next() * 0.3)) / 100) * 100;
+        const at = new Date(Math.min(nowMs - 600_000, from.getTime() + rng.int(10, 20) * 3600_000));
         const method = rng.weighted([
           ["bank_transfer", 6],
           ["social_wallet", 3],
           ["online_wallet", 2],
         ] as const);
         const bank = method === "bank_transfer";
-        withdrawalRows.push({
-          ...owner(agent),
-          legal_name: agent.spec.legalName,
-          amount: requested,
-          final_amount: requested - Math.round(requested * 0.006),
-          request_time: requestAt,
-          payout_method: method,
-          bank_name: bank ? agent.spec.bank.name : undefined,
-          province: bank ? agent.spec.bank.province : undefined,
-          city: bank ? agent.spec.bank.city : undefined,
-          account_number: bank
-            ? `${rng.digits(4)}-${rng.digits(2)}-${rng.digits(6)}-${rng.digits(1)}`
-            : method === "social_wallet"
-              ? `wxid_${rng.hex(10).toLowerCase()}`
-              : `${agent.spec.account}@wallet.example`,
-          branch: bank ? agent.spec.bank.branch : undefined,
-          remark: `${["Weekly", "Monthly", "Mid-month"][slot % 3]} payout`,
-          status,
-          refuse_reason:
-            status === "refused"
-              ? "The account name does not match the legal name; please correct it and apply again."
-              : undefined,
-          created_at: requestAt,
-          updated_at: status === "pending" ? requestAt : new Date(Math.min(nowMs, requestAt.getTime() + 20 * 3600_000)),
-        });
-        balance -= requested;
-        paymentRows.push({
-          ...owner(agent),
-          amount: requested,
-          direction: "expense",
-          balance_after: balance,
-          paid_at: requestAt,
-          remark: `Withdrawal to ${method.replace("_", " ")}`,
-          created_at: requestAt,
-        });
-        if (status === "refused") {
-          balance += requested;
-          const back = new Date(Math.min(nowMs, requestAt.getTime() + 20 * 3600_000));
-          paymentRows.push({
-            ...owner(agent),
+        const withdrawal = await requestWithdrawal(
+          tx,
+          { id: plan.agent.id, path: plan.agent.path },
+          {
             amount: requested,
-            direction: "income",
-            balance_after: balance,
-            paid_at: back,
-            remark: "Withdrawal refused, amount returned",
-            created_at: back,
+            legal_name: plan.agent.spec.legalName,
+            payout_method: method,
+            bank_name: bank ? plan.agent.spec.bank.name : undefined,
+            province: bank ? plan.agent.spec.bank.province : undefined,
+            city: bank ? plan.agent.spec.bank.city : undefined,
+            account_number: bank
+              ? `${rng.digits(4)}-${rng.digits(2)}-${rng.digits(6)}-${rng.digits(1)}`
+              : method === "social_wallet"
+                ? `wxid_${rng.hex(10).toLowerCase()}`
+                : `${plan.agent.spec.account}@wallet.example`,
+            branch: bank ? plan.agent.spec.bank.branch : undefined,
+            remark: `${["Weekly", "Monthly", "Mid-month"][slot % 3]} payout`,
+          },
+          at,
+        );
+        withdrawals++;
+        const actions: Resolution["actions"] =
+          status === "refused"
+            ? ["refuse"]
+            : status === "paid"
+              ? ["approve", "confirm"]
+              : status === "approved"
+                ? ["approve"]
+                : [];
+        if (actions.length)
+          resolutions.push({
+            at: new Date(Math.min(nowMs, at.getTime() + 20 * 3600_000)),
+            id: Number(withdrawal.id),
+            actions,
           });
-        }
       }
-      balanceOf.set(agent.id, balance);
-    });
-    await insertMany(tx, "withdrawal", withdrawalRows);
-    await insertMany(tx, "payment_record", paymentRows);
-    await tx.query(
-      `update ${q("agent")} a set total_revenue = coalesce((select sum(money - refund_money) from ${q("order")} o where o.agent_id = a.id and o.pay_status = any($1)), 0)
-                                     + coalesce((select sum(amount) from ${q("profit_record")} p where p.agent_id = a.id and p.status = 'shared'), 0)
-        where a.pid is not null`,
-      [PAID_LIKE],
+      // Reviews due by the end of the day, through the withdrawal transitions and their side effects.
+      for (const r of resolutions.filter((r) => r.at < to).sort((a, b) => a.at.getTime() - b.at.getTime())) {
+        for (const action of r.actions) {
+          const body: Row = { id: r.id, action };
+          if (action === "refuse")
+            body.refuse_reason = "The account name does not match the legal name; please correct it and apply again.";
+          await runTransition(money, modelOf("withdrawal"), "data-withdraw-action", body);
+        }
+        resolutions.splice(resolutions.indexOf(r), 1);
+      }
+    }
+    // Invite profit: promotion bonuses of a few agents, credited like any share.
+    const invites = fieldAgents.slice(0, 4).flatMap((agent, i) =>
+      Array.from({ length: 6 }, (_, n) => ({
+        agent,
+        at: ago(2 + n * 11 + i, rng),
+        amount: 100 * (1 + ((n + i) % 3)),
+      })),
     );
-    await tx.query(
-      `update ${q("agent")} set total_revenue = (select coalesce(sum(money - refund_money), 0) from ${q("order")} where pay_status = any($1)) where pid is null`,
-      [PAID_LIKE],
+    const inviteIds = await insertMany(
+      tx,
+      "profit_record",
+      invites.map((v, n) => ({
+        order_no: `INV${dateOnly(v.at).replaceAll("-", "")}${String(n + 1).padStart(4, "0")}`,
+        ...owner(v.agent),
+        amount: v.amount,
+        refunded_amount: 0,
+        status: "shared",
+        type: "invite",
+        created_at: v.at,
+        updated_at: v.at,
+      })),
     );
-    for (const [id, balance] of balanceOf)
-      await tx.query(`update ${q("agent")} set withdrawable = $1 where id = $2`, [balance, id]);
-    log(
-      `profit records ${profitRows.length}, withdrawals ${withdrawalRows.length}, payment records ${paymentRows.length}`,
+    await postLedger(
+      tx,
+      invites.map((v, n) => ({
+        agentId: v.agent.id,
+        kind: "profit_share" as const,
+        amount: v.amount,
+        balance: v.amount,
+        revenue: v.amount,
+        orderNo: `INV${dateOnly(v.at).replaceAll("-", "")}${String(n + 1).padStart(4, "0")}`,
+        at: v.at.toISOString(),
+        remark: `Invite bonus ${inviteIds[n]}`,
+      })),
     );
+    const { rows: ledgerCount } = await tx.query<{ n: number }>(
+      `select count(*)::int as n from ${q("payment_record")}`,
+    );
+    log(`profit settings ${settingRows.length}, withdrawals ${withdrawals}, ledger entries ${ledgerCount[0].n}`);
 
     // ---------------------------------------------------------------- logs and records around the devices
     const { rows: timed } = await tx.query<{
@@ -1652,26 +1707,45 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       const at = ago(age, rng);
       const region = agent.spec.region;
       return {
-        phone: mobileIn(region, rng),
-        snapshot_url: `/uploads/demo/recycle/delivery-${i + 1}.jpg`,
-        weight_kg: weight,
-        estimated_income: estimated,
-        actual_income: processed ? estimated - (deduction ?? 0) : undefined,
-        violation_url: violation ? `/uploads/demo/recycle/violation-${i + 1}.jpg` : undefined,
-        deduction,
-        remark: processed
-          ? violation
-            ? "Bottles mixed with food waste; deduction applied."
-            : "Clean PET bottles, weight confirmed."
+        row: {
+          phone: mobileIn(region, rng),
+          snapshot_url: `/uploads/demo/recycle/delivery-${i + 1}.jpg`,
+          weight_kg: weight,
+          estimated_income: estimated,
+          violation_url: violation ? `/uploads/demo/recycle/violation-${i + 1}.jpg` : undefined,
+          delivery_time: at,
+          status: "pending",
+          ...owner(agent),
+          created_at: at,
+        },
+        review: processed
+          ? {
+              at: new Date(Math.min(nowMs, at.getTime() + rng.int(1, 20) * 3600_000)).toISOString(),
+              income: estimated - (deduction ?? 0),
+              remark: violation
+                ? "Bottles mixed with food waste; deduction applied."
+                : "Clean PET bottles, weight confirmed.",
+            }
           : undefined,
-        delivery_time: at,
-        review_time: processed ? new Date(Math.min(nowMs, at.getTime() + rng.int(1, 20) * 3600_000)) : undefined,
-        status: processed ? "processed" : "pending",
-        ...owner(agent),
-        created_at: at,
       };
-    }).sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
-    await insertMany(tx, "delivery_order", deliveryRows);
+    }).sort((a, b) => a.row.created_at.getTime() - b.row.created_at.getTime());
+    // Delivered: pending income for the agents; reviewed: credited or deducted, as a reviewer would.
+    const deliveryIds = await insertMany(
+      tx,
+      "delivery_order",
+      deliveryRows.map((d) => d.row),
+    );
+    await recordDeliveries(tx, deliveryIds);
+    for (const [i, d] of deliveryRows.entries()) {
+      if (!d.review) continue;
+      await reviewDeliveries(money, {
+        ids: [deliveryIds[i]],
+        outcome: d.review.income > 0 ? "income" : "deduction",
+        actual_income: d.review.income > 0 ? d.review.income : undefined,
+        remark: d.review.remark,
+        at: d.review.at,
+      });
+    }
     log(
       `charge logs ${chargeRows.length}, scan records 240, clean records ${cleanRows.length}, service orders ${serviceRows.length}, deliveries ${deliveryRows.length}`,
     );
@@ -1724,6 +1798,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       `update ${q("shop")} s set device_count = (select count(*) from ${q("machine")} m where m.shop_id = s.id and m.deleted_at is null)`,
     );
     log("recycle bins: retired machines, discontinued goods, an old plan, a former operator");
+    await setRollupTriggers(tx, true);
+    await rebuildRollups(tx);
   });
 
   const counts: Record<string, number> = {};
@@ -1752,10 +1828,12 @@ async function insertOrders(
     count: number;
     now: Date;
     appOfKind: Record<Kind, number>;
+    /** The mini-program page a machine's orders come through. */
+    pageOf: (machine: MachineRow) => number | undefined;
     log: (line: string) => void;
   },
 ): Promise<void> {
-  const { machines, count, now, appOfKind, log } = input;
+  const { machines, count, now, appOfKind, pageOf, log } = input;
   if (count === 0) return;
   const nowSec = Math.floor(now.getTime() / 1000);
   const todayUtcMidnight = localDayStart(now);
@@ -1766,12 +1844,14 @@ async function insertOrders(
   ).map((i) => i + 1);
   const itemChannel: number[] = [];
   const itemPrice: number[] = [];
+  const itemCost: number[] = [];
   const itemOffset: number[] = [];
   for (const m of machines) {
     itemOffset.push(itemChannel.length);
     for (const it of m.items) {
       itemChannel.push(it.channel);
       itemPrice.push(it.price);
+      itemCost.push(it.cost ?? 0);
     }
   }
   // Local hours: quiet nights, a morning peak, lunch, and the evening.
@@ -1814,17 +1894,20 @@ async function insertOrders(
     dayPick,
     payPick,
     statusPick,
+    machines.map((m) => m.kind),
+    machines.map((m) => pageOf(m) ?? null),
+    itemCost,
   ];
   const h = (k: number) => `(hashint8extended(g, ${k}) & 9223372036854775807)`;
   const sql = `
     insert into ${q("order")} (order_no, mac_name, machine_id, application_id, agent_id, agent_path, shop_id, order_time, pay_time, pay_type,
                                pay_status, money, refund_money, refund_request_time, refund_time, channel_number, quantity, delivered_quantity,
-                               is_shipped, is_profit, is_drop, use_status, created_at, updated_at)
+                               is_shipped, is_profit, is_drop, use_status, device_kind, page_id, cost_money, created_at, updated_at)
     with m as (
-      select * from unnest($5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[])
-        with ordinality as u(id, agent_id, agent_path, shop_id, mac_name, app_id, vend, region, tz, n_items, item_off, idx)
+      select * from unnest($5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $23::text[], $24::bigint[])
+        with ordinality as u(id, agent_id, agent_path, shop_id, mac_name, app_id, vend, region, tz, n_items, item_off, kind, page_id, idx)
     ), it as (
-      select * from unnest($17::int[], $18::int[]) with ordinality as u(channel, price, idx)
+      select * from unnest($17::int[], $18::int[], $25::int[]) with ordinality as u(channel, price, cost, idx)
     ), r as (
       select g,
              ($16::int[])[1 + ${h(1)} % ${machinePick.length}] as midx,
@@ -1835,7 +1918,7 @@ async function insertOrders(
         from generate_series($1::bigint, $2::bigint) g
     ), t as (
       select r.*, m.id as machine_id, m.agent_id, m.agent_path, m.shop_id, m.mac_name, m.app_id, m.vend, m.region,
-             it.channel, it.price,
+             m.kind, m.page_id, it.channel, it.price, it.cost,
              to_timestamp($3::float8 - r.dd * 86400 + r.hh * 3600 + r.sec - m.tz) as t0
         from r join m on m.idx = r.midx join it on it.idx = m.item_off + 1 + r.h5 % m.n_items
     ), s as (
@@ -1872,10 +1955,11 @@ async function insertOrders(
            qty,
            case when paid and not dropped then qty else 0 end,
            case when paid and not dropped then 1 else 0 end,
-           case when st in (0, 5) and ot < to_timestamp($4::float8) - interval '7 days' then 1 else 0 end,
+           0,
            case when dropped then 1 else 0 end,
            case when vend = 1 or not paid then 'none'
                 when st = 0 and ot > to_timestamp($4::float8) - interval '90 minutes' then 'in_use' else 'ended' end,
+           kind, page_id, cost * qty,
            ot,
            coalesce(rt, rq, case when paid then pt end, ot)
       from w`;

@@ -10,7 +10,8 @@ import type { Locale } from "antd/es/locale";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Route, Routes } from "react-router";
-import { resources } from "../generated/resources.ts";
+import { home, resources } from "../generated/resources.ts";
+import { extensions } from "../extensions/index.ts";
 import type { Language } from "./i18n.ts";
 import { lazyScreen } from "./lazy-screen.tsx";
 import { ApiError } from "./api.ts";
@@ -26,9 +27,14 @@ import "./console.css";
 import { loadUiLocale } from "./ui-locale.ts";
 
 const Shell = lazyScreen(() => import("./layout/shell.tsx").then((m) => m.Shell));
-const HomePage = lazyScreen(() => import("./pages/home-page.tsx").then((m) => m.HomePage));
 const NotFoundPage = lazyScreen(() => import("./pages/not-found-page.tsx").then((m) => m.NotFoundPage));
 const ExpiredPage = lazyScreen(() => import("./pages/expired-page.tsx").then((m) => m.ExpiredPage));
+
+/** Home: the manifest's extension for it (the dashboard). */
+function Home() {
+  const Extension = extensions[home.extension];
+  return Extension ? <Extension /> : <NotFoundPage />;
+}
 
 /** Refine's view of our resources: the generated ones as they are (name = entity, identifier = route id). */
 const refineResources = resources.map((r) => ({ ...r, meta: { ...r.meta, label: undefined, hide: true } }));
@@ -92,7 +98,7 @@ export function ConsoleApp() {
                 </Authenticated>
               }
             >
-              <Route index element={<HomePage />} />
+              <Route index element={<Home />} />
               {screenRoutes.map((route) => (
                 <Route key={route.path} path={route.path} element={<Screen route={route} />} />
               ))}

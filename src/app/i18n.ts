@@ -5,8 +5,9 @@ import LanguageDetector from "i18next-browser-languagedetector";
 import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
 
-export const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { LANGUAGES, type Language } from "../schema/constants.ts";
+
+export { LANGUAGES, type Language };
 
 /** Each language's own name, shown in the language switcher whatever the current language is. */
 export const LANGUAGE_NAMES: Record<Language, string> = {

@@ -1,10 +1,11 @@
-// Which generated screen a route shows; each loads on demand. The four hand-written extensions come
-// later; until then their routes show their entity's generated screen.
+// Which screen a route shows: its hand-written extension when the manifest names one that exists
+// (src/extensions), otherwise its entity's generated screen. Each loads on demand.
 import { Result } from "antd";
 import { useTranslation } from "react-i18next";
 import { lazyScreen } from "./lazy-screen.tsx";
 import { allowed, permissionOf } from "./providers/access-control.ts";
 import type { ScreenRoute } from "./routes.ts";
+import { extensions } from "../extensions/index.ts";
 
 const ListScreen = lazyScreen(() => import("../crud/list-screen.tsx").then((m) => m.ListScreen));
 const FormScreen = lazyScreen(() => import("../crud/form-screen.tsx").then((m) => m.FormScreen));
@@ -22,6 +23,8 @@ export function Screen({ route }: { route: ScreenRoute }) {
   const { entity, permission } = route.resource.meta;
   // A list-type route needs its screen's permission (list, recycle_list, get); a record route its action's.
   if (!allowed(route.action === "list" ? permission : permissionOf(entity, route.action))) return <Forbidden />;
+  const Extension = route.resource.meta.extension ? extensions[route.resource.meta.extension] : undefined;
+  if (Extension) return <Extension route={route} />;
   switch (route.action) {
     case "list":
       return route.resource.meta.screen === "settings" ? (

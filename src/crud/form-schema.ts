@@ -6,13 +6,14 @@ import i18n from "i18next";
 import { defsSchema, documentSchemas } from "../generated/schemas.ts";
 import type { JsonSchemaNode, Transition } from "../schema/types.ts";
 import type { FieldError } from "../app/api.ts";
-import { fieldView, resolve, type EntityView, type FieldView } from "./model.ts";
+import { fieldView, resolve, type EntityView, type FieldView, type FormView } from "./model.ts";
+import { fieldLabelKey, isCommonField, commonFieldKey, ruleKey } from "../schema/keys.ts";
 import { widgetFor } from "../widgets/choose.ts";
 
 export type FormMode = "create" | "edit";
 type Schema = Record<string, unknown>;
 
-const ANNOTATIONS = ["$id", "$schema", "x-entity", "x-states", "examples", "description"];
+const ANNOTATIONS = ["$id", "$schema", "x-entity", "x-states", "x-operation", "examples", "description"];
 
 /** Inlines references: defs#/definitions/x (and, inside defs, #/definitions/x) → #/definitions/x;
  * a document ($ref: page_layout) likewise, its own definitions renamed <document>.x. */
@@ -55,8 +56,8 @@ function dropRequired(schema: Schema, names: Set<string>): void {
   for (const part of (schema.allOf as Schema[] | undefined) ?? []) dropRequired(part, names);
 }
 
-/** The form schema of an entity: create leaves out read-only fields; edit makes write-only ones optional. */
-export function formSchema(view: EntityView, mode: FormMode): Schema {
+/** The form schema of an entity (or an operation): create leaves out read-only fields; edit makes write-only ones optional. */
+export function formSchema(view: FormView, mode: FormMode): Schema {
   const definitions: Record<string, unknown> = {};
   const schema = bundle(view.schema, definitions) as Schema;
   for (const key of ANNOTATIONS) delete schema[key];
@@ -96,20 +97,21 @@ function titleAndHelp(key: string, helpKey: string): UiSchema {
 }
 
 /** Titles, enum labels and widgets for the properties of an object, recursively. */
-function objectUi(entity: string, prefix: string, properties: Record<string, JsonSchemaNode>): UiSchema {
+function objectUi(view: FormView, prefix: string, properties: Record<string, JsonSchemaNode>): UiSchema {
   const ui: UiSchema = {};
   for (const [name, raw] of Object.entries(properties)) {
-    const field = fieldView(entity, name, raw, false);
-    const label = `${entity}:fields.${prefix}${name}.label`;
+    const field = fieldView(view.base, name, raw, false);
+    const common = prefix === "" && isCommonField(name);
+    const label = common ? commonFieldKey(name) : `${view.base}fields.${prefix}${name}.label`;
     const entry: UiSchema = {
-      ...titleAndHelp(label, `${entity}:fields.${prefix}${name}.help`),
-      ...widgetUi(entity, field),
+      ...titleAndHelp(label, `${view.base}fields.${prefix}${name}.help`),
+      ...widgetUi(view.name, field),
     };
     if (field.enum && !field.enumKey) entry["ui:enumNames"] = field.enum.map(String);
     const node = resolve(raw).node;
     const item = node.items ? resolve(node.items).node : undefined;
-    if (node.properties) Object.assign(entry, objectUi(entity, `${prefix}${name}.fields.`, node.properties));
-    if (item?.properties) entry.items = objectUi(entity, `${prefix}${name}.fields.`, item.properties);
+    if (node.properties) Object.assign(entry, objectUi(view, `${prefix}${name}.fields.`, node.properties));
+    if (item?.properties) entry.items = objectUi(view, `${prefix}${name}.fields.`, item.properties);
     ui[name] = entry;
   }
   return ui;
@@ -128,11 +130,11 @@ function widgetUi(entity: string, field: FieldView): UiSchema {
   return ui;
 }
 
-export function uiSchemaFor(view: EntityView, schema: Schema, mode: FormMode, fixed: string[] = []): UiSchema {
-  // The entity's own properties (with their defs references), for those the form shows.
+export function uiSchemaFor(view: FormView, schema: Schema, mode: FormMode, fixed: string[] = []): UiSchema {
+  // The schema's own properties (with their defs references), for those the form shows.
   const shown = new Set(Object.keys((schema.properties ?? {}) as object));
   const properties = Object.fromEntries(Object.entries(view.schema.properties).filter(([name]) => shown.has(name)));
-  const ui = objectUi(view.name, "", properties);
+  const ui = objectUi(view, "", properties);
   for (const field of view.fields) {
     const entry = ui[field.name];
     if (!entry) continue;
@@ -147,20 +149,20 @@ export function uiSchemaFor(view: EntityView, schema: Schema, mode: FormMode, fi
 }
 
 /** "/packages/0/fee" or ".packages.0.fee" → the field's translated label (nested labels included). */
-export function labelOf(entity: string, path: string): string {
+export function labelOf(base: string, path: string): string {
   const names = path
     .split(/[./]/)
     .filter(Boolean)
     .filter((segment) => !/^\d+$/.test(segment));
   if (names.length === 0) return "";
-  const key = `${entity}:fields.${names.join(".fields.")}.label`;
+  const key = fieldLabelKey(base, names);
   if (i18n.exists(key)) return i18n.t(key);
-  const common = `common:fields.${names[names.length - 1]}`;
+  const common = commonFieldKey(names[names.length - 1]);
   return i18n.exists(common) ? i18n.t(common) : names[names.length - 1];
 }
 
-/** ajv's errors (via rjsf) in the user's language, named after the field's label. */
-export function translateErrors(entity: string) {
+/** ajv's errors (via rjsf) in the user's language, named after the field's label (base: the schema's key base). */
+export function translateErrors(base: string) {
   return (errors: RJSFValidationError[]): RJSFValidationError[] =>
     errors
       // if/then failures repeat the branch's own errors; the branch's are the useful ones.
@@ -173,15 +175,15 @@ export function translateErrors(entity: string) {
           !String(error.property).endsWith(String(params.missingProperty))
             ? `${error.property ?? ""}.${params.missingProperty}`
             : (error.property ?? "");
-        const field = labelOf(entity, property);
+        const field = labelOf(base, property);
         const limit = params.limit ?? params.comparison ?? params.multipleOf;
         let message: string;
         if (error.name === "x-compare") {
           const rule = String(params.rule ?? "");
-          const key = `${entity}:rules.${rule}`;
+          const key = ruleKey(base, rule);
           message = i18n.exists(key)
             ? i18n.t(key)
-            : i18n.t("validation:x-compare", { field, other: labelOf(entity, String(params.other)) });
+            : i18n.t("validation:x-compare", { field, other: labelOf(base, String(params.other)) });
         } else if (i18n.exists(`validation:${error.name}`)) {
           message = i18n.t(`validation:${error.name}`, { field, limit, format: params.format });
         } else {

@@ -1,6 +1,8 @@
 // How values read on screen: money from minor units with two decimals, fractions as percentages,
 // dates in the user's language. Pure functions, shared by list cells, detail views and widgets.
 import dayjs from "dayjs";
+import i18n from "i18next";
+import type { FieldView } from "./model.ts";
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -68,4 +70,25 @@ const STATE_COLORS: Record<string, string> = {
 export function stateColor(field: string, value: string | number): string | undefined {
   if (typeof value === "number" && /status|open|switch|enable/.test(field)) return value === 1 ? "green" : "default";
   return typeof value === "string" ? STATE_COLORS[value] : undefined;
+}
+
+/** A value as words in a sentence (confirmations, messages): formatted as the screens show it. */
+export function valueText(field: FieldView, value: unknown, lng = "en"): string {
+  if (value === null || value === undefined || value === "") return "-";
+  switch (field.kind) {
+    case "money":
+      return formatMoney(Number(value), lng);
+    case "fraction":
+      return formatFraction(Number(value));
+    case "enum":
+      return (Array.isArray(value) ? value : [value]).map((v) => i18n.t(field.enumKey!(v))).join(", ");
+    case "boolean":
+      return i18n.t(value ? "common:yes" : "common:no");
+    case "datetime":
+      return formatDateTime(String(value));
+    case "date":
+      return formatDate(String(value));
+    default:
+      return typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
 }

@@ -1,14 +1,7 @@
 // The generated list of an entity (and its recycle bin): filters from x-ui, columns with formatted
 // values, sort, the pager of SPEC §2, row actions the user may take in the record's state, bulk
 // delete / restore / destroy, and export where the entity has an export call.
-import {
-  useDeleteMany,
-  useCustomMutation,
-  useInvalidate,
-  useTable,
-  type CrudFilter,
-  type CrudSort,
-} from "@refinedev/core";
+import { useDeleteMany, useCustomMutation, useTable, type CrudFilter, type CrudSort } from "@refinedev/core";
 import { App, Button, Card, Popconfirm, Space, Table, Typography, type TableColumnsType, type TableProps } from "antd";
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from "@ant-design/icons";
 import { useMemo, useState } from "react";
@@ -22,6 +15,8 @@ import { fromCrudFilters, toCrudFilters } from "./filters.ts";
 import { useRelationTitles } from "./relations.ts";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import { StateActions } from "./state-actions.tsx";
+import { useRefreshAfterAction } from "./refresh.ts";
+import { OperationButton, RowOperations, usableOperations } from "./operations.tsx";
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -39,19 +34,19 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
-  const invalidate = useInvalidate();
   const { view, resource } = screen;
   const fixed = Object.entries(resource.meta.filter ?? {}).map(([field, value]): CrudFilter => ({
     field,
-    operator: "eq",
+    operator: Array.isArray(value) ? "in" : "eq",
     value,
   }));
   const defaultSort = view.x.defaultSort ?? { field: "id", order: "desc" };
+  const initialSort = (resource.meta.sort ?? [defaultSort]) as CrudSort[];
   const table = useTable<Row, ApiError>({
     resource: view.name,
     meta: { call: recycle ? "recycleList" : resource.meta.listCall },
     pagination: { pageSize: PAGE_SIZES[0] },
-    sorters: { initial: [defaultSort as CrudSort] },
+    sorters: { initial: initialSort },
     filters: { permanent: fixed, defaultBehavior: "replace" },
     syncWithLocation: true,
     queryOptions: { placeholderData: (previous) => previous },
@@ -67,7 +62,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const userFilters = table.filters.filter((f) => !("field" in f && fixedFields.has(f.field)));
   const filterValues = useMemo(() => fromCrudFilters(view, userFilters), [view, JSON.stringify(userFilters)]);
 
-  const refresh = () => invalidate({ resource: view.name, invalidates: ["list"] });
+  const refresh = useRefreshAfterAction();
   const done = async (key: string, count: number) => {
     message.success(t(key, { count }));
     setSelected([]);
@@ -111,7 +106,10 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   // Entities without a recycle bin (categories, banners, ...) delete for good: the words say so.
   const permanent = recycle || !view.x.recycle;
   const canRestore = recycle && screen.can("recover");
-  const hasActions = canShow || canEdit || canDelete || canRestore || view.states.size > 0;
+  const toolbarOps = recycle ? [] : usableOperations(view.name, "toolbar");
+  const bulkOps = recycle ? [] : usableOperations(view.name, "bulk");
+  const rowOps = recycle ? false : usableOperations(view.name, "row").length > 0;
+  const hasActions = canShow || canEdit || canDelete || canRestore || view.states.size > 0 || rowOps;
 
   const columns: TableColumnsType<Row> = [
     { title: t("fields.id"), dataIndex: "id", key: "id", width: 80, sorter: true, fixed: "left" },
@@ -167,6 +165,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
             </Link>
           )}
           {!recycle && <StateActions screen={screen} record={row} compact />}
+          {rowOps && <RowOperations view={view} record={row} onDone={() => setSelected([])} />}
           {canRestore && (
             <Popconfirm
               title={t("confirm.restore", { count: 1 })}
@@ -201,9 +200,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
     if (extra.action === "sort") {
       const one = Array.isArray(sorter) ? sorter[0] : sorter;
       table.setSorters(
-        one?.order
-          ? [{ field: String(one.columnKey), order: one.order === "ascend" ? "asc" : "desc" }]
-          : [defaultSort as CrudSort],
+        one?.order ? [{ field: String(one.columnKey), order: one.order === "ascend" ? "asc" : "desc" }] : initialSort,
       );
     }
     if (extra.action === "paginate") {
@@ -238,6 +235,20 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
               {t("actions.create")}
             </Button>
           )}
+          {toolbarOps.map((operation) => (
+            <OperationButton key={operation.$id} view={view} operation={operation} type="default" size="middle" />
+          ))}
+          {bulkOps.map((operation) => (
+            <OperationButton
+              key={operation.$id}
+              view={view}
+              operation={operation}
+              ids={selected}
+              type="default"
+              size="middle"
+              onDone={() => setSelected([])}
+            />
+          ))}
           {canRestore && (
             <Button icon={<UndoOutlined />} disabled={!bulk} onClick={() => confirmBulk("restore")}>
               {t("actions.restore")}
@@ -280,7 +291,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
         onChange={onTableChange}
         scroll={{ x: "max-content" }}
         rowSelection={
-          canDelete || canRestore
+          canDelete || canRestore || bulkOps.length > 0
             ? {
                 selectedRowKeys: selected,
                 onChange: (keys) => setSelected(keys as number[]),

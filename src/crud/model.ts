@@ -1,9 +1,20 @@
-// The console's view of an entity schema: its fields in form order with what each one is (money,
-// fraction, enum, upload, relation, ...), its list columns and filters, its state machines, and the
-// translation keys of labels and enum values (codegen/keys.ts's grammar). Derived once per entity.
+// The console's view of a schema (an entity's, or an operation's input): its fields in form order with
+// what each one is (money, fraction, enum, upload, relation, ...), and for an entity its list columns
+// and filters and its state machines. Labels follow the key grammar of src/schema/keys.ts from the
+// schema's key base. Derived once per schema.
 import { defsSchema, entitySchemas } from "../generated/schemas.ts";
 import type { EntityName } from "../generated/types.ts";
-import type { JsonSchemaEntity, JsonSchemaNode, Transition, XEntity, XUi, XUpload } from "../schema/types.ts";
+import { entityKeyBase, enumKey, fieldHelpKey, fieldLabelKey, operationKeyBase } from "../schema/keys.ts";
+import { resolveDefs } from "../schema/refs.ts";
+import type {
+  JsonSchemaEntity,
+  JsonSchemaNode,
+  JsonSchemaOperation,
+  Transition,
+  XEntity,
+  XUi,
+  XUpload,
+} from "../schema/types.ts";
 
 export type FieldKind =
   | "money"
@@ -42,31 +53,29 @@ export interface FieldView {
   upload?: XUpload;
 }
 
-export interface EntityView {
+/** What a form needs of a schema: its fields and where their texts live. */
+export interface FormView {
+  /** The entity (uploads and pickers name it), or the operation's call. */
+  name: string;
+  /** Translation key base: "<entity>:" or an operation's "<namespace>:operations.<call>.". */
+  base: string;
+  schema: JsonSchemaNode & { properties: Record<string, JsonSchemaNode> };
+  fields: FieldView[];
+  byName: Map<string, FieldView>;
+}
+
+export interface EntityView extends FormView {
   name: EntityName;
   schema: JsonSchemaEntity;
   x: XEntity;
-  fields: FieldView[];
-  byName: Map<string, FieldView>;
   columns: FieldView[];
   filters: FieldView[];
   states: Map<string, Transition[]>;
   titleField?: string;
 }
 
-const DEFS = "defs#/definitions/";
-
 /** Resolves a defs reference, remembering the definition's name (its enum labels live under defs:). */
-export function resolve(node: JsonSchemaNode): { node: JsonSchemaNode; def?: string } {
-  const ref = node.$ref;
-  const def = ref?.slice(ref.indexOf("/definitions/") + "/definitions/".length);
-  if (def && (ref!.startsWith(DEFS) || ref!.startsWith("#/definitions/")) && defsSchema.definitions?.[def]) {
-    const { $ref: _ref, ...rest } = node;
-    const target = resolve(defsSchema.definitions![def]);
-    return { node: { ...target.node, ...rest }, def: target.def ?? def };
-  }
-  return { node };
-}
+export const resolve = (node: JsonSchemaNode): { node: JsonSchemaNode; def?: string } => resolveDefs(defsSchema, node);
 
 function typeOf(node: JsonSchemaNode): string | undefined {
   return Array.isArray(node.type) ? node.type.find((t) => t !== "null") : node.type;
@@ -99,7 +108,8 @@ function kindOf(node: JsonSchemaNode, item?: JsonSchemaNode): FieldKind {
   }
 }
 
-export function fieldView(entity: string, name: string, raw: JsonSchemaNode, required: boolean): FieldView {
+/** A field of the schema whose texts live under `base` ("goods:", "order:operations.order-refund."). */
+export function fieldView(base: string, name: string, raw: JsonSchemaNode, required: boolean): FieldView {
   const { node, def } = resolve(raw);
   const item = node.items ? resolve(node.items) : undefined;
   const kind = kindOf(node, item?.node);
@@ -110,19 +120,24 @@ export function fieldView(entity: string, name: string, raw: JsonSchemaNode, req
     node,
     kind,
     ui: node["x-ui"] ?? {},
-    label: `${entity}:fields.${name}.label`,
-    help: `${entity}:fields.${name}.help`,
+    label: fieldLabelKey(base, name),
+    help: fieldHelpKey(base, name),
     required,
     readOnly: node.readOnly === true,
     writeOnly: node.writeOnly === true,
     immutable: node["x-immutable"] === true,
     enum: values,
-    enumKey: values
-      ? (value) => (enumDef ? `defs:enum.${enumDef}.${value}` : `${entity}:enum.${name}.${value}`)
-      : undefined,
+    enumKey: values ? (value) => enumKey(base, name, value, enumDef) : undefined,
     relation: (node["x-relation"] ?? item?.node["x-relation"])?.entity as EntityName | undefined,
     upload: node["x-upload"] ?? item?.node["x-upload"],
   };
+}
+
+function fieldsOf(base: string, schema: JsonSchemaNode & { properties: Record<string, JsonSchemaNode> }) {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties)
+    .map(([field, node]) => fieldView(base, field, node, required.has(field)))
+    .sort((a, b) => (a.ui.order ?? 1000) - (b.ui.order ?? 1000));
 }
 
 const views = new Map<string, EntityView>();
@@ -131,12 +146,11 @@ export function entityView(name: EntityName): EntityView {
   const cached = views.get(name);
   if (cached) return cached;
   const schema = entitySchemas[name];
-  const required = new Set(schema.required ?? []);
-  const fields = Object.entries(schema.properties)
-    .map(([field, node]) => fieldView(name, field, node, required.has(field)))
-    .sort((a, b) => (a.ui.order ?? 1000) - (b.ui.order ?? 1000));
+  const base = entityKeyBase(name);
+  const fields = fieldsOf(base, schema);
   const view: EntityView = {
     name,
+    base,
     schema,
     x: schema["x-entity"],
     fields,
@@ -154,7 +168,32 @@ export function entityView(name: EntityName): EntityView {
 export function allowedTransitions(view: EntityView, record: Record<string, unknown>): Transition[] {
   const out: Transition[] = [];
   for (const [field, transitions] of view.states) {
-    for (const t of transitions) if (t.from.includes(record[field] as string | number)) out.push(t);
+    for (const t of transitions)
+      if (t.from.includes(record[field] as string | number) && holds(record, t.when)) out.push(t);
   }
   return out;
+}
+
+/** Whether the record's fields hold one of the given values each (a transition's or operation's `when`). */
+export function holds(record: Record<string, unknown>, when: Record<string, (string | number)[]> | undefined): boolean {
+  return Object.entries(when ?? {}).every(([field, values]) => values.includes(record[field] as string | number));
+}
+
+const operationViews = new Map<string, FormView>();
+
+/** The form view of an operation's input. */
+export function operationView(operation: JsonSchemaOperation): FormView {
+  const cached = operationViews.get(operation.$id);
+  if (cached) return cached;
+  const base = operationKeyBase(operation);
+  const fields = fieldsOf(base, operation);
+  const view: FormView = {
+    name: operation["x-operation"].entity ?? operation.$id,
+    base,
+    schema: operation,
+    fields,
+    byName: new Map(fields.map((f) => [f.name, f])),
+  };
+  operationViews.set(operation.$id, view);
+  return view;
 }

@@ -6,7 +6,7 @@ import { allowed } from "../app/providers/access-control.ts";
 import { entitySchemas } from "../generated/schemas.ts";
 import type { EntityName } from "../generated/types.ts";
 import type { FieldView } from "./model.ts";
-import { permissionOfCall } from "../../codegen/permissions.ts";
+import { permissionOfCall } from "../schema/permissions.ts";
 
 export interface RelationOption {
   id: number;

@@ -6,7 +6,7 @@ import { resources, type GeneratedResource } from "../generated/resources.ts";
 import { allowed } from "../app/providers/access-control.ts";
 import { entityView, type EntityView } from "./model.ts";
 import type { CallKind } from "../schema/types.ts";
-import { permissionOfCall } from "../../codegen/permissions.ts";
+import { permissionOfCall } from "../schema/permissions.ts";
 
 export interface ScreenContext {
   resource: GeneratedResource;

@@ -12,7 +12,7 @@ import { useTranslation } from "react-i18next";
 import { schemaKeywords } from "../schema/ajv.ts";
 import { widgets } from "../widgets/index.ts";
 import type { FieldError } from "../app/api.ts";
-import type { EntityView } from "./model.ts";
+import type { FormView } from "./model.ts";
 import { serverErrorSchema, translateErrors, uiSchemaFor, type FormMode } from "./form-schema.ts";
 
 export { formSchema, transitionSchema } from "./form-schema.ts";
@@ -59,7 +59,7 @@ const FORM_LAYOUT = {
 };
 
 interface Props {
-  view: EntityView;
+  view: FormView;
   schema: Data;
   initial: Data;
   mode?: FormMode;
@@ -91,7 +91,7 @@ export function SchemaForm({
     () => uiSchemaFor(view, schema, mode, fixed),
     [view, schema, mode, fixed, instance.language],
   );
-  const transformErrors = useMemo(() => translateErrors(view.name), [view.name, instance.language]);
+  const transformErrors = useMemo(() => translateErrors(view.base), [view.base, instance.language]);
   // A server error stays on its field until that field is changed.
   const [errorsAt, setErrorsAt] = useState<Data>(data);
   useEffect(() => setErrorsAt(data), [serverErrors]);

@@ -12,6 +12,9 @@ import type { EntityView } from "./model.ts";
 import { useRelationTitles } from "./relations.ts";
 import { useScreen } from "./resource.ts";
 import { StateActions } from "./state-actions.tsx";
+import { RowOperations } from "./operations.tsx";
+import { RelatedList } from "./related-list.tsx";
+import type { EntityName } from "../generated/types.ts";
 
 type Data = Record<string, unknown>;
 
@@ -51,6 +54,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
         extra={
           <Space>
             <StateActions screen={screen} record={record} size="middle" onDone={() => void query.refetch()} />
+            <RowOperations view={view} record={record} onDone={() => void query.refetch()} />
             {screen.can("update") && resource.edit && (
               <Link to={resource.edit.replace(":id", String(id))}>
                 <Button type="primary">{t("actions.edit")}</Button>
@@ -84,6 +88,9 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
           </Descriptions.Item>
         </Descriptions>
       </Card>
+      {(view.x.related ?? []).map((r) => (
+        <RelatedList key={`${r.entity}.${r.field}`} entity={r.entity as EntityName} field={r.field} id={Number(id)} />
+      ))}
       <History view={view} id={Number(id)} />
     </Space>
   );

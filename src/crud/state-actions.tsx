@@ -1,13 +1,14 @@
 // A record's state actions (x-states): a button for each transition allowed from its current state
 // and permitted to the user. Destructive ones ask first; those with input open a small form.
-import { useCustomMutation, useInvalidate } from "@refinedev/core";
-import { useQueryClient } from "@tanstack/react-query";
+import { useCustomMutation } from "@refinedev/core";
 import { Alert, App, Button, Dropdown, Modal, Space } from "antd";
 import { DownOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Transition } from "../schema/types.ts";
 import { allowedTransitions } from "./model.ts";
+import { confirmationText } from "./operations.tsx";
+import { useRefreshAfterAction } from "./refresh.ts";
 import type { ScreenContext } from "./resource.ts";
 import { SchemaForm, transitionSchema } from "./schema-form.tsx";
 import type { ApiError } from "../app/api.ts";
@@ -25,8 +26,7 @@ interface Props {
 export function StateActions({ screen, record, size = "small", onDone, compact }: Props) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
-  const invalidate = useInvalidate();
-  const queries = useQueryClient();
+  const refresh = useRefreshAfterAction();
   const { mutateAsync } = useCustomMutation();
   const [inputFor, setInputFor] = useState<Transition>();
   const [serverErrors, setServerErrors] = useState<ApiError>();
@@ -45,8 +45,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
       errorNotification: false,
     });
     message.success(t("messages.actionSuccess", { action: actionLabel(tr) }));
-    await invalidate({ resource: view.name, invalidates: ["list", "detail", "many"], id: record.id as number });
-    await queries.invalidateQueries({ queryKey: ["record-history", view.name] });
+    await refresh();
     onDone?.();
   };
 
@@ -62,8 +61,8 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
       });
     if (tr.confirm || tr.danger) {
       modal.confirm({
-        title: t("confirm.title"),
-        content: t("confirm.transition", { action: actionLabel(tr) }),
+        title: actionLabel(tr),
+        content: confirmationText(view, actionLabel(tr), { record }),
         okText: actionLabel(tr),
         cancelText: t("actions.cancel"),
         okButtonProps: { danger: tr.danger },
@@ -74,7 +73,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
 
   return (
     <>
-      {compact && transitions.length > 1 ? (
+      {compact && transitions.length > 2 ? (
         <Dropdown
           trigger={["click"]}
           menu={{
@@ -106,7 +105,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
               className="transition-confirm"
               type={inputFor.danger ? "warning" : "info"}
               showIcon
-              message={t("confirm.transition", { action: actionLabel(inputFor) })}
+              message={confirmationText(view, actionLabel(inputFor), { record })}
             />
           )}
           <SchemaForm

@@ -2,7 +2,7 @@
 import type { EntityName } from "./types.ts";
 
 export type Screen = "list" | "recycle" | "settings" | "create" | "edit";
-export type ExtensionName = "layout-editor" | "dashboard" | "restock-grid" | "payment-certificates";
+export type ExtensionName = "layout-editor" | "restock-grid" | "payment-certificates" | "dashboard";
 
 /** A Refine resource definition: one per route of the manifest, identified by the route id. */
 export interface GeneratedResource {
@@ -20,7 +20,8 @@ export interface GeneratedResource {
     permission: string;
     extension?: ExtensionName;
     listCall?: string;
-    filter?: Record<string, string | number>;
+    filter?: Record<string, string | number | (string | number)[]>;
+    sort?: { field: string; order: "asc" | "desc" }[];
     hide?: boolean;
     tab?: boolean;
     canDelete?: boolean;
@@ -265,6 +266,7 @@ export const resources: GeneratedResource[] = [
     name: "order",
     identifier: "order_application_list",
     list: "/order/applicationList",
+    show: "/order/applicationList/show/:id",
     meta: {
       label: "menu:routes.order_application_list",
       parent: "order",
@@ -617,8 +619,27 @@ export const resources: GeneratedResource[] = [
   },
   {
     name: "withdrawal",
+    identifier: "data_withdrawal_review",
+    list: "/data/withdrawalReview",
+    show: "/data/withdrawalReview/show/:id",
+    meta: {
+      label: "menu:routes.data_withdrawal_review",
+      parent: "data",
+      entity: "withdrawal",
+      screen: "list",
+      permission: "withdrawal.list",
+      filter: { status: ["pending", "approved"] },
+      sort: [
+        { field: "status", order: "desc" },
+        { field: "request_time", order: "asc" },
+      ],
+    },
+  },
+  {
+    name: "withdrawal",
     identifier: "data_withdrawal_record",
     list: "/data/withdrawalRecord",
+    show: "/data/withdrawalRecord/show/:id",
     meta: {
       label: "menu:routes.data_withdrawal_record",
       parent: "data",
@@ -1159,6 +1180,12 @@ export const menu: MenuGroup[] = [
         permission: "payment_record.list",
       },
       {
+        id: "data_withdrawal_review",
+        path: "/data/withdrawalReview",
+        label: "menu:routes.data_withdrawal_review",
+        permission: "withdrawal.list",
+      },
+      {
         id: "data_withdrawal_record",
         path: "/data/withdrawalRecord",
         label: "menu:routes.data_withdrawal_record",
@@ -1290,3 +1317,6 @@ export const menu: MenuGroup[] = [
     ],
   },
 ];
+
+/** What / shows after sign-in. */
+export const home: { extension: ExtensionName } = { extension: "dashboard" };

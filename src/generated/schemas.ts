@@ -19,7 +19,6 @@ import goods from "../../schemas/goods.json" with { type: "json" };
 import goodsCategory from "../../schemas/goods-category.json" with { type: "json" };
 import goodsSetting from "../../schemas/goods-setting.json" with { type: "json" };
 import goodsSku from "../../schemas/goods-sku.json" with { type: "json" };
-import login from "../../schemas/login.json" with { type: "json" };
 import machine from "../../schemas/machine.json" with { type: "json" };
 import machineAd from "../../schemas/machine-ad.json" with { type: "json" };
 import machineChannel from "../../schemas/machine-channel.json" with { type: "json" };
@@ -33,12 +32,12 @@ import operator from "../../schemas/operator.json" with { type: "json" };
 import operatorBinding from "../../schemas/operator-binding.json" with { type: "json" };
 import order from "../../schemas/order.json" with { type: "json" };
 import page from "../../schemas/page.json" with { type: "json" };
-import passwordChange from "../../schemas/password-change.json" with { type: "json" };
 import paymentRecord from "../../schemas/payment-record.json" with { type: "json" };
 import paymentSetting from "../../schemas/payment-setting.json" with { type: "json" };
 import plugin from "../../schemas/plugin.json" with { type: "json" };
 import pluginSetting from "../../schemas/plugin-setting.json" with { type: "json" };
 import profitRecord from "../../schemas/profit-record.json" with { type: "json" };
+import profitSetting from "../../schemas/profit-setting.json" with { type: "json" };
 import role from "../../schemas/role.json" with { type: "json" };
 import scanRecord from "../../schemas/scan-record.json" with { type: "json" };
 import serviceEntry from "../../schemas/service-entry.json" with { type: "json" };
@@ -49,7 +48,6 @@ import stockConsumption from "../../schemas/stock-consumption.json" with { type:
 import systemSetting from "../../schemas/system-setting.json" with { type: "json" };
 import version from "../../schemas/version.json" with { type: "json" };
 import wifi from "../../schemas/wifi.json" with { type: "json" };
-import wifiBatch from "../../schemas/wifi-batch.json" with { type: "json" };
 import withdrawal from "../../schemas/withdrawal.json" with { type: "json" };
 
 export const defsSchema = defs as JsonSchemaNode;
@@ -76,7 +74,6 @@ export const entitySchemas = {
   goods_category: goodsCategory as unknown as JsonSchemaEntity,
   goods_setting: goodsSetting as unknown as JsonSchemaEntity,
   goods_sku: goodsSku as unknown as JsonSchemaEntity,
-  login: login as unknown as JsonSchemaEntity,
   machine: machine as unknown as JsonSchemaEntity,
   machine_ad: machineAd as unknown as JsonSchemaEntity,
   machine_channel: machineChannel as unknown as JsonSchemaEntity,
@@ -90,12 +87,12 @@ export const entitySchemas = {
   operator_binding: operatorBinding as unknown as JsonSchemaEntity,
   order: order as unknown as JsonSchemaEntity,
   page: page as unknown as JsonSchemaEntity,
-  password_change: passwordChange as unknown as JsonSchemaEntity,
   payment_record: paymentRecord as unknown as JsonSchemaEntity,
   payment_setting: paymentSetting as unknown as JsonSchemaEntity,
   plugin: plugin as unknown as JsonSchemaEntity,
   plugin_setting: pluginSetting as unknown as JsonSchemaEntity,
   profit_record: profitRecord as unknown as JsonSchemaEntity,
+  profit_setting: profitSetting as unknown as JsonSchemaEntity,
   role: role as unknown as JsonSchemaEntity,
   scan_record: scanRecord as unknown as JsonSchemaEntity,
   service_entry: serviceEntry as unknown as JsonSchemaEntity,
@@ -106,13 +103,12 @@ export const entitySchemas = {
   system_setting: systemSetting as unknown as JsonSchemaEntity,
   version: version as unknown as JsonSchemaEntity,
   wifi: wifi as unknown as JsonSchemaEntity,
-  wifi_batch: wifiBatch as unknown as JsonSchemaEntity,
   withdrawal: withdrawal as unknown as JsonSchemaEntity,
 };
 
 export const entityNames = Object.keys(entitySchemas) as (keyof typeof entitySchemas)[];
 
-/** Every permission key a role can hold. */
+/** Every permission key a role can hold: the entities' calls and transitions, and the operations'. */
 export const permissionKeys = [
   "admin_group.list",
   "admin_group.all",
@@ -181,7 +177,6 @@ export const permissionKeys = [
   "charge_plan.destroy",
   "clean_record.list",
   "delivery_order.list",
-  "delivery_order.review",
   "deposit_plan.list",
   "deposit_plan.detail",
   "deposit_plan.all",
@@ -221,7 +216,6 @@ export const permissionKeys = [
   "goods_sku.add",
   "goods_sku.update",
   "goods_sku.delete",
-  "login.add",
   "machine.list",
   "machine.detail",
   "machine.all",
@@ -282,9 +276,8 @@ export const permissionKeys = [
   "operator_binding.add",
   "operator_binding.delete",
   "order.list",
+  "order.detail",
   "order.export",
-  "order.refund",
-  "order.check",
   "order.cancel_drop",
   "order.end",
   "order.dryer_end",
@@ -297,7 +290,6 @@ export const permissionKeys = [
   "page.recycle_list",
   "page.recover",
   "page.destroy",
-  "password_change.add",
   "payment_record.list",
   "payment_setting.get",
   "payment_setting.set",
@@ -309,6 +301,7 @@ export const permissionKeys = [
   "plugin_setting.set",
   "profit_record.list",
   "profit_record.export",
+  "profit_setting.list",
   "role.list",
   "role.detail",
   "role.all",
@@ -351,11 +344,18 @@ export const permissionKeys = [
   "wifi.list",
   "wifi.update",
   "wifi.delete",
-  "wifi_batch.add",
   "withdrawal.list",
+  "withdrawal.detail",
   "withdrawal.approve",
   "withdrawal.confirm",
   "withdrawal.refuse",
+  "withdrawal.apply",
+  "profit_setting.save",
+  "order.check",
+  "delivery_order.review",
+  "order.refund",
+  "wifi.add",
+  "version.upgrade",
 ] as const;
 
 export type Permission = (typeof permissionKeys)[number];

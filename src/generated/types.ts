@@ -22,6 +22,7 @@ export type MediaType = "image" | "video" | "audio";
 export type OperatorBinding = OperatorBinding1;
 export type ProfitType = "percent" | "fixed";
 export type PayType = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+export type MoneyChange = number;
 export type PayoutMethod = "social_wallet" | "bank_transfer" | "online_wallet";
 
 /**
@@ -45,7 +46,6 @@ export interface EntityMap {
   goods_category: GoodsCategory;
   goods_setting: GoodsSetting;
   goods_sku: GoodsSku;
-  login: Login;
   machine: Machine;
   machine_ad: MachineAd;
   machine_channel: MachineChannel;
@@ -59,12 +59,12 @@ export interface EntityMap {
   operator_binding: OperatorBinding;
   order: Order;
   page: Page;
-  password_change: PasswordChange;
   payment_record: PaymentRecord;
   payment_setting: PaymentSetting;
   plugin: Plugin;
   plugin_setting: PluginSetting;
   profit_record: ProfitRecord;
+  profit_setting: ProfitSetting;
   role: Role;
   scan_record: ScanRecord;
   service_entry: ServiceEntry;
@@ -75,7 +75,6 @@ export interface EntityMap {
   system_setting: SystemSetting;
   version: Version;
   wifi: Wifi;
-  wifi_batch: WifiBatch;
   withdrawal: Withdrawal;
 }
 /**
@@ -100,6 +99,7 @@ export interface Agent {
   cate_id?: number;
   team_count?: number;
   withdrawable?: Money;
+  frozen?: Money;
   total_revenue?: Money;
   description?: string;
 }
@@ -219,7 +219,7 @@ export interface CleanRecord {
   remark?: string;
 }
 /**
- * A delivery made at a recycling device: the weighed load with its estimated income, reviewed by the agent who sets the actual income or a deduction.
+ * A delivery made at a recycling device: the weighed load with its estimated income, which waits on the agent's pending balance until a reviewer confirms an actual income (credited) or makes a full deduction (order-recycle-review).
  */
 export interface DeliveryOrder {
   phone: string;
@@ -320,13 +320,6 @@ export interface GoodsSku {
   image?: string;
   stock?: number;
   status?: EnableStatus;
-}
-/**
- * The login form: an account and its password, exchanged for a merchant token, permissions and menu.
- */
-export interface Login {
-  account: string;
-  password: string;
 }
 /**
  * A networked device (vending machine, charging cable or pile, dryer or car-wash unit) owned by an agent, placed at an outlet and run by its plan.
@@ -477,13 +470,18 @@ export interface OperatorBinding1 {
   share_excess?: Switch;
 }
 /**
- * A customer order placed on a device through a mini-program page. Orders are created by devices, never by the console; the console reads them and runs their actions.
+ * A customer order placed on a device through a mini-program page. Orders are created by devices, never by the console; their payment is recorded in the ledger when it arrives. The console reads them, refunds them (order-refund), refuses refund requests (order-check) and runs their actions.
  */
 export interface Order {
   order_no: string;
   mac_name?: string;
   machine_id: number;
+  /**
+   * Read-only: set by the server.
+   */
+  device_kind?: "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";
   application_id?: number;
+  page_id?: number;
   agent_id?: number;
   shop_id?: number;
   order_time: string;
@@ -494,7 +492,9 @@ export interface Order {
    */
   pay_status: "pending" | "paid" | "refund_requested" | "refund_success" | "cancelled" | "partial_refund";
   money: Money;
+  cost_money?: Money;
   refund_money?: Money;
+  refundable_money?: Money;
   refund_request_time?: string;
   refund_time?: string;
   channel_number?: number;
@@ -539,23 +539,43 @@ export interface Page {
   layout?: PageLayout;
 }
 /**
- * The change-password form of the signed-in account: the current password and the new one typed twice.
- */
-export interface PasswordChange {
-  old_password: string;
-  new_password: string;
-  confirm_password: string;
-}
-/**
- * A movement of money on an agent's balance (income or expense) with the balance after it; written by the server, read by the console.
+ * The ledger: one append-only entry per movement of money on an agent's balances (order income, refunds, profit shares and their reversals, withdrawals, fees, deliveries), written in the same transaction as its cause. An agent's withdrawable, pending and total revenue figures are always the sums of its entries.
  */
 export interface PaymentRecord {
   agent_id: number;
+  /**
+   * Read-only: set by the server.
+   */
+  kind:
+    | "order_income"
+    | "refund"
+    | "profit_share"
+    | "profit_reversal"
+    | "withdrawal_request"
+    | "withdrawal_refused"
+    | "withdrawal_payout"
+    | "withdrawal_fee"
+    | "delivery_pending"
+    | "delivery_income"
+    | "delivery_deduction";
+  /**
+   * Read-only: set by the server.
+   */
   order_no?: string;
+  order_id?: number;
+  withdrawal_id?: number;
+  delivery_order_id?: number;
   amount: Money;
+  /**
+   * Read-only: set by the server.
+   */
   direction: "income" | "expense";
-  pay_type?: PayType;
+  balance_change: MoneyChange;
+  frozen_change: MoneyChange;
+  revenue_change: MoneyChange;
   balance_after?: Money;
+  frozen_after?: Money;
+  pay_type?: PayType;
   paid_at: string;
   remark?: string;
 }
@@ -606,20 +626,32 @@ export interface PluginSetting {
   application_ids?: number[];
 }
 /**
- * One agent's profit share from an order, with the page, device and application it came through; written by the server, read and exported by the console.
+ * One agent's profit share from an order, with the page, device and application it came through, written when the order's payment is recorded: shared (credited to the agent), not shared (held back by the agent's daily maximum), refunded (reversed when the order was refunded in full; a partial refund reverses it in proportion).
  */
 export interface ProfitRecord {
   order_no: string;
+  order_id?: number;
   agent_id: number;
   page_id?: number;
   machine_id?: number;
   application_id?: number;
   amount: Money;
+  refunded_amount?: Money;
   /**
    * Read-only: set by the server.
    */
   status: "not_shared" | "shared" | "refunded";
   type: "normal" | "invite";
+}
+/**
+ * How much an agent earns from the orders that come through a page: a percentage of the order (or of its profit, by the page's profit model) or a fixed amount per order, capped by the page's maximum profit and the agent's plugin limits. Set by its superiors with manage-profit-save.
+ */
+export interface ProfitSetting {
+  agent_id?: number;
+  page_id: number;
+  profit_type: ProfitType;
+  percent?: Fraction;
+  amount?: Money;
 }
 /**
  * An admin role: a named level in the agent hierarchy with the set of permissions its accounts receive at login.
@@ -757,9 +789,173 @@ export interface Wifi {
   status?: EnableStatus;
 }
 /**
- * The input for adding WIFI entries to an outlet in one batch: names are the fixed part followed by consecutive numbers from the start number.
+ * An agent's request to withdraw from its balance to a wallet or bank account: the amount leaves the withdrawable balance for the pending one when requested; an admin approves it, then confirms the payout (less the withdraw fee) or refuses it, which returns the amount.
  */
-export interface WifiBatch {
+export interface Withdrawal {
+  agent_id?: number;
+  agent_withdrawable?: Money;
+  legal_name: string;
+  amount: Money;
+  fee?: Money;
+  final_amount?: Money;
+  payout_method: PayoutMethod;
+  account_number?: string;
+  /**
+   * Read-only: set by the server.
+   */
+  status: "pending" | "approved" | "paid" | "refused";
+  request_time?: string;
+  paid_time?: string;
+  bank_name?: string;
+  province?: string;
+  city?: string;
+  branch?: string;
+  remark?: string;
+  source?: "earnings" | "recycling";
+  refuse_reason?: string;
+}
+/**
+ * The invite (promotion) profit records, with the profit list's paging, sort and filters.
+ */
+export interface DataPromoteProfitListInput {}
+/**
+ * An agent asks to withdraw from its balance: the amount moves from withdrawable to pending at once (refused when the balance is short), the withdraw fee of the system settings is worked out, and an admin reviews the request.
+ */
+export interface DataWithdrawApplyInput {
+  amount: Money;
+  legal_name: string;
+  payout_method: PayoutMethod;
+  account_number: string;
+  bank_name?: string;
+  province?: string;
+  city?: string;
+  branch?: string;
+  source?: "earnings" | "recycling";
+  remark?: string;
+}
+/**
+ * The goods of the agents below the caller (SPEC: subordinate goods), with the goods list's paging, sort and filters; the caller's own goods are left out.
+ */
+export interface GoodsDownInput {}
+/**
+ * Signs in: an account and its password, exchanged for a merchant token (valid 3 days), the account, its permissions and its menu.
+ */
+export interface LoginInput {
+  account: string;
+  password: string;
+}
+/**
+ * Ends this session: its token is revoked.
+ */
+export interface LogoutInput {}
+/**
+ * The device list (its paging, sort and filters) with each device's takings from its orders: today, the last 7 and 30 days, and in all.
+ */
+export interface MachineStatisticsInput {}
+/**
+ * The pages an agent's profit can be set for (those the caller sees), with each page's profit model, type and maximum profit.
+ */
+export interface ManageProfitPageInput {
+  id: number;
+}
+/**
+ * Sets an agent's profit settings (replacing the earlier ones): every selected page needs its percentage or amount ("no profit settings configured"), and no fixed share may exceed the page's maximum profit or the agent's per-order limit ("share amount exceeds maximum limit"). Only a superior (or the admin) sets them.
+ */
+export interface ManageProfitSaveInput {
+  id: number;
+  settings: {
+    page_id: number;
+    profit_type: ProfitType;
+    percent?: Fraction;
+    amount?: Money;
+  }[];
+}
+/**
+ * An agent's profit settings: for each page it earns from, a percentage or a fixed amount per order.
+ */
+export interface ManageProfitUserInput {
+  id: number;
+}
+/**
+ * The roles the caller may grant (every permission of the role is the caller's); force_down=1 leaves out the caller's own role.
+ */
+export interface ManageRoleDownInput {
+  force_down?: Switch;
+}
+/**
+ * Every permission key a role can hold, with the entity and operation it belongs to.
+ */
+export interface ManageRolePermissionInput {}
+/**
+ * The ranks above the caller's own role.
+ */
+export interface ManageRoleUpInput {}
+/**
+ * The menu the caller may see: groups and routes, titled in the caller's language.
+ */
+export interface MenuInput {}
+/**
+ * Changes the signed-in account's password: the current one, and the new one typed twice. Every session of the account ends.
+ */
+export interface ModifyPasswordInput {
+  old_password: string;
+  new_password: string;
+  confirm_password: string;
+}
+/**
+ * This document: every call the server answers, with its input and its answer (OpenAPI 3.1).
+ */
+export interface OpenapiJsonInput {}
+/**
+ * Refuses a customer's refund request: the order goes back to paid (or partially refunded, when part of it was refunded before). No money moves.
+ */
+export interface OrderCheckInput {
+  id: number;
+}
+/**
+ * Reviews delivery orders, one or a batch: either the actual income (at most the estimate), credited to the agent's balance, or a full deduction of the estimated income, with a remark; the review time is set. All of them or none.
+ */
+export interface OrderRecycleReviewInput {
+  id: number | number[];
+  outcome: "income" | "deduction";
+  actual_income?: Money;
+  remark?: string;
+}
+/**
+ * Refunds part or all of a paid order: the refunded amounts add up and never exceed what was paid; a partial refund leaves partial_refund, the last one refund_success. The order's profit shares are reversed in proportion and every balance lowered through the ledger, in one transaction.
+ */
+export interface OrderRefundInput {
+  id: number;
+  refund_money: Money;
+}
+/**
+ * Who changed a record, when, and what: newest first. Needs the right to see the record.
+ */
+export interface RecordHistoryInput {
+  entity: string;
+  id: number;
+}
+/**
+ * Approves, confirms the payout of, or refuses a withdrawal of recycling income, as data-withdraw-action does for earnings: refusing returns the amount, confirming records the payout and the fee.
+ */
+export interface RecycleWithdrawActionInput {
+  id: number;
+  action: "approve" | "confirm" | "refuse";
+  version?: number;
+  refuse_reason?: string;
+}
+/**
+ * The withdrawals of recycling income, with the withdrawal list's paging, sort and filters.
+ */
+export interface RecycleWithdrawListInput {}
+/**
+ * What the login page shows before anyone signs in: the site's name, logo and navigation title.
+ */
+export interface SettingNoInput {}
+/**
+ * Adds WIFI entries to an outlet in one batch: names are the fixed part followed by consecutive numbers from the start number, each with the default password.
+ */
+export interface ShopWifiAddInput {
   shop_id: number;
   prefix: string;
   count: number;
@@ -767,27 +963,52 @@ export interface WifiBatch {
   password?: string;
 }
 /**
- * An agent's request to withdraw earnings to a wallet or bank account; an admin approves it, then confirms payment or refuses it.
+ * The to-do list of the caller's business: refund requests, pending work orders, out-of-stock devices and pending withdrawals (each -1 when the caller may not see that list).
  */
-export interface Withdrawal {
-  agent_id?: number;
-  legal_name: string;
-  amount: Money;
-  final_amount?: Money;
-  request_time?: string;
-  payout_method: PayoutMethod;
-  bank_name?: string;
-  province?: string;
-  city?: string;
-  account_number?: string;
-  branch?: string;
-  remark?: string;
-  /**
-   * Read-only: set by the server.
-   */
-  status: "pending" | "approved" | "paid" | "refused";
-  refuse_reason?: string;
+export interface StatisticsDealtInput {}
+/**
+ * Every device of the caller's business at its outlet's coordinates, for the device map: columns of equal length (id, code, kind, status, longitude, latitude), so 100,000 points stay small.
+ */
+export interface StatisticsLineMachineInput {}
+/**
+ * The caller's team: its direct sub-agents (the level-1 agents for the platform admin), each with its devices, this month's turnover and revenue, and its balance.
+ */
+export interface StatisticsManageInput {}
+/**
+ * The order mix of the caller's business over the last 7, 30 or 90 business days: orders and turnover by device kind, by pay type and by pay status.
+ */
+export interface StatisticsOrderInput {
+  days?: 7 | 30 | 90;
 }
+/**
+ * The home figures of the caller's business (its subtree): this month, this week, today and yesterday (orders placed, turnover of paid orders, refunds, revenue from the ledger), all-time totals, and the device, team and member counts. Days are business days (Asia/Bangkok).
+ */
+export interface StatisticsTotalInput {}
+/**
+ * The trade trend of the caller's business over the last 7, 30 or 90 business days: orders, turnover, refunds and revenue for each day (days without any included as zeros).
+ */
+export interface StatisticsTradeInput {
+  days?: 7 | 30 | 90;
+}
+/**
+ * Uploads one file for a field whose schema carries x-upload; answers its address. Checked by content (magic bytes) and the field's size limit; the caller needs the entity's add, update or set permission.
+ */
+export interface UploadInput {
+  entity: string;
+  field: string;
+}
+/**
+ * The signed-in account and its permissions.
+ */
+export interface UserInfoInput {}
+/**
+ * The installed system version and the newest one published (SPEC's version check).
+ */
+export interface VersionCheckInput {}
+/**
+ * Installs the newest published version.
+ */
+export interface VersionUpgradeInput {}
 
 export type EntityName = keyof EntityMap;
 
@@ -801,3 +1022,40 @@ export interface RecordMeta {
 
 /** A stored row of an entity as the server returns it. */
 export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
+
+/** Every operation's input by call name. */
+export interface OperationInputs {
+  "data-promote-profit-list": DataPromoteProfitListInput;
+  "data-withdraw-apply": DataWithdrawApplyInput;
+  "goods-down": GoodsDownInput;
+  login: LoginInput;
+  logout: LogoutInput;
+  "machine-statistics": MachineStatisticsInput;
+  "manage-profit-page": ManageProfitPageInput;
+  "manage-profit-save": ManageProfitSaveInput;
+  "manage-profit-user": ManageProfitUserInput;
+  "manage-role-down": ManageRoleDownInput;
+  "manage-role-permission": ManageRolePermissionInput;
+  "manage-role-up": ManageRoleUpInput;
+  menu: MenuInput;
+  "modify-password": ModifyPasswordInput;
+  "openapi.json": OpenapiJsonInput;
+  "order-check": OrderCheckInput;
+  "order-recycle-review": OrderRecycleReviewInput;
+  "order-refund": OrderRefundInput;
+  "record-history": RecordHistoryInput;
+  "recycle-withdraw-action": RecycleWithdrawActionInput;
+  "recycle-withdraw-list": RecycleWithdrawListInput;
+  "setting-no": SettingNoInput;
+  "shop-wifi-add": ShopWifiAddInput;
+  "statistics-dealt": StatisticsDealtInput;
+  "statistics-line-machine": StatisticsLineMachineInput;
+  "statistics-manage": StatisticsManageInput;
+  "statistics-order": StatisticsOrderInput;
+  "statistics-total": StatisticsTotalInput;
+  "statistics-trade": StatisticsTradeInput;
+  upload: UploadInput;
+  "user-info": UserInfoInput;
+  "version-check": VersionCheckInput;
+  "version-upgrade": VersionUpgradeInput;
+}

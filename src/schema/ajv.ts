@@ -77,6 +77,7 @@ const compareKeyword: KeywordDefinition = {
 /** Keywords that only describe (storage, UI, i18n): ajv accepts them, our code reads them. */
 export const annotationKeywords = [
   "x-entity",
+  "x-operation",
   "x-states",
   "x-ui",
   "x-money",

@@ -1,12 +1,160 @@
-// The shape of our schema files as code reads them at run time (console and server). The meta-schema
-// (schemas/meta.schema.json) is the authority; codegen/model.ts re-exports these for the generators.
-export type {
-  SchemaNode as JsonSchemaNode,
-  EntitySchema as JsonSchemaEntity,
-  XEntity,
-  XUi,
-  XUpload,
-  Transition,
-  CompareRule,
-  CallKind,
-} from "../../codegen/model.ts";
+// The shape of our schema files as code reads them (console, server and codegen alike). The
+// meta-schema (schemas/meta.schema.json) is the authority on every keyword; these types follow it.
+export interface XUi {
+  column?: boolean;
+  width?: number;
+  sortable?: boolean;
+  filter?: "eq" | "like" | "range" | "in";
+  order?: number;
+  hidden?: boolean;
+  widget?: string;
+}
+
+export interface XUpload {
+  kind: "image" | "video" | "audio" | "certificate" | "file";
+  accept: string[];
+  maxBytes: number;
+  compressTo?: number;
+  ratio?: string;
+  private?: boolean;
+}
+
+export interface JsonSchemaNode {
+  $id?: string;
+  $ref?: string;
+  $comment?: string;
+  description?: string;
+  type?: string | string[];
+  enum?: (string | number)[];
+  const?: unknown;
+  default?: unknown;
+  examples?: unknown[];
+  readOnly?: boolean;
+  writeOnly?: boolean;
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  items?: JsonSchemaNode;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  additionalProperties?: boolean;
+  if?: JsonSchemaNode;
+  then?: JsonSchemaNode;
+  else?: JsonSchemaNode;
+  allOf?: JsonSchemaNode[];
+  anyOf?: JsonSchemaNode[];
+  oneOf?: JsonSchemaNode[];
+  definitions?: Record<string, JsonSchemaNode>;
+  "x-ui"?: XUi;
+  "x-money"?: true;
+  "x-fraction"?: true;
+  "x-immutable"?: true;
+  "x-relation"?: { entity: string };
+  "x-upload"?: XUpload;
+  "x-store"?: "hash" | "none" | "derived";
+  "x-generated-from"?: string;
+  [key: string]: unknown;
+}
+
+export type CallKind =
+  | "list"
+  | "detail"
+  | "all"
+  | "add"
+  | "update"
+  | "delete"
+  | "recycleList"
+  | "recover"
+  | "destroy"
+  | "export"
+  | "get"
+  | "set";
+
+export interface Transition {
+  action: string;
+  from: (string | number)[];
+  to: string | number;
+  call: string;
+  confirm?: boolean;
+  danger?: boolean;
+  input?: string[];
+  requiredInput?: string[];
+  /** Offered only for records whose fields hold one of these values (e.g. the device kind). */
+  when?: Record<string, (string | number)[]>;
+}
+
+export interface XEntity {
+  storage: "table" | "singleton";
+  table?: string;
+  titleField?: string;
+  scope: "agent" | "none";
+  recycle: boolean;
+  basePath?: "/merchant" | "/admin";
+  defaultSort?: { field: string; order: "asc" | "desc" };
+  calls: Partial<Record<CallKind, string>>;
+  /** Records of other entities shown with each record's details (those whose field points at it). */
+  related?: { entity: string; field: string }[];
+}
+
+export interface CompareRule {
+  name: string;
+  field: string;
+  op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte";
+  other: string;
+}
+
+export interface JsonSchemaEntity extends JsonSchemaNode {
+  $id: string;
+  properties: Record<string, JsonSchemaNode>;
+  "x-entity": XEntity;
+  "x-states"?: Record<string, { transitions: Transition[] }>;
+  "x-compare"?: CompareRule[];
+}
+
+/** Who may call an operation: anyone, any signed-in account, or the holders of a permission key. */
+export type OperationAccess = "public" | "signed-in" | string;
+
+/** What an operation answers, for the OpenAPI document and the console. */
+export type OperationAnswer = "record" | "page" | "records" | "options" | "count" | "file" | "none" | JsonSchemaNode;
+
+export interface XOperation {
+  method: "GET" | "POST" | "DELETE";
+  /** The folder under server/domain/ whose module holds the one handler. */
+  area: string;
+  /** The entity it acts on: its labels live in that entity's namespace, under operations.<call>. */
+  entity?: string;
+  permission: OperationAccess;
+  basePath?: "/merchant" | "/admin";
+  /** The input arrives in the query (GET, DELETE), as JSON (POST) or as one multipart file. */
+  body?: "json" | "multipart";
+  /** handler: the handler opens its own transactions (slow work such as password hashing stays outside). */
+  transaction?: "call" | "handler";
+  answer: OperationAnswer;
+  /** How the console offers it: on each row, on the selected rows, in the toolbar, or nowhere. */
+  ui?: {
+    placement: "row" | "bulk" | "toolbar" | "none";
+    /** Row operations: offered only when the record's fields hold one of these values. */
+    when?: Record<string, (string | number)[]>;
+    confirm?: boolean;
+    danger?: boolean;
+    /** Record fields shown above the input (money, state) and passed to the confirmation text. */
+    summary?: string[];
+    /** A GET operation (taking the record's id) whose answer fills the dialog before editing. */
+    load?: string;
+  };
+}
+
+/** An operation: a call that is more than CRUD, declared by its input schema in schemas/operations/. */
+export interface JsonSchemaOperation extends JsonSchemaNode {
+  /** The call name, e.g. "order-refund". */
+  $id: string;
+  properties: Record<string, JsonSchemaNode>;
+  "x-operation": XOperation;
+  "x-compare"?: CompareRule[];
+}

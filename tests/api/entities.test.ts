@@ -340,6 +340,8 @@ describe.each(tables)("%s", (name) => {
         it(`${tr.action}: ${field} ${tr.from.join("|")} → ${tr.to} (${tr.call})`, async () => {
           const { id } = await fx.createRecord(name, "admin");
           await fx.setColumn(name, id, field, tr.from[0]);
+          // A transition offered only for some records (end charging on charging orders): one of those.
+          for (const [other, values] of Object.entries(tr.when ?? {})) await fx.setColumn(name, id, other, values[0]);
           const url = urlOf(model, tr.call);
           const reply = await admin.post<Row>(url, transitionBody(model, tr, id));
           expect(reply.status, reply.raw).toBe(200);
@@ -350,6 +352,19 @@ describe.each(tables)("%s", (name) => {
             expect(again.status, again.raw).toBe(409);
           }
         });
+        if (tr.when) {
+          it(`${tr.action} only where ${Object.keys(tr.when).join(", ")} allows it`, async () => {
+            const { id } = await fx.createRecord(name, "admin");
+            await fx.setColumn(name, id, field, tr.from[0]);
+            for (const [other, values] of Object.entries(tr.when!)) {
+              const outside = model.fields.get(other)!.node.enum!.find((v) => !values.includes(v));
+              await fx.setColumn(name, id, other, outside);
+            }
+            const reply = await admin.post(urlOf(model, tr.call), transitionBody(model, tr, id));
+            expect(reply.status, reply.raw).toBe(409);
+            expect((await fx.row(name, id))![field]).toEqual(tr.from[0]);
+          });
+        }
       }
     });
   }

@@ -1,13 +1,16 @@
 // Generic fixtures for the API tests: a valid record of any entity, made from its schema's example, with
 // every relation pointing at a record that exists and that the owner may see. Nothing here is written per
 // entity: the schemas (through the runtime models) say what to create and how.
-import { permissionOfCall } from "../../codegen/permissions.ts";
-import type { CallKind, Transition } from "../../src/schema/types.ts";
+import { permissionOfCall } from "../../src/schema/permissions.ts";
+import type { CallKind, JsonSchemaNode, Transition } from "../../src/schema/types.ts";
 import { toApi } from "../../server/entities/engine.ts";
-import { modelOf, SYSTEM_COLUMNS, type EntityModel, type Field } from "../../server/entities/model.ts";
+import { modelOf, resolveNode, type EntityModel, type Field } from "../../server/entities/model.ts";
+import { isSystemColumn } from "../../src/schema/constants.ts";
 import * as repo from "../../server/entities/repository.ts";
 import { validatorFor } from "../../server/entities/validation.ts";
-import type { Client, Reply, TestApp } from "./helper.ts";
+import { client, type Client, type Reply, type TestApp } from "./helper.ts";
+import { post as postLedger } from "../../server/domain/money/ledger.ts";
+import { operationSchemas } from "../../src/generated/operations.ts";
 
 export type Row = Record<string, unknown>;
 export type Owner = "admin" | "agent_a" | "agent_a1" | "agent_b";
@@ -32,7 +35,7 @@ export const relationOf = (model: EntityModel, field: string): string | undefine
 
 /** Fields a client may send on add: not system columns, read-only or state fields. */
 export const clientField = (model: EntityModel, field: string): boolean =>
-  !SYSTEM_COLUMNS.includes(field) && !model.readOnly.has(field) && !model.stateFields.has(field);
+  !isSystemColumn(field) && !model.readOnly.has(field) && !model.stateFields.has(field);
 
 export const exampleOf = (model: EntityModel): Row => structuredClone(model.schema.examples![0]) as Row;
 
@@ -141,6 +144,11 @@ export class Fixtures {
     return this.clients.get(account)!;
   }
 
+  /** The account's client speaking another language (the Locale header). */
+  async clientIn(account: string, lng: string): Promise<Client> {
+    return client(this.t.app, (await this.client(account)).token, lng);
+  }
+
   owner(account: Owner): Promise<OwnerInfo> {
     if (!this.ownerInfo.has(account)) {
       this.ownerInfo.set(
@@ -193,11 +201,41 @@ export class Fixtures {
         delete record[name];
       } else record[name] = Array.isArray(value) ? [id] : id;
     }
+    // Relations inside lists and objects (a channel plan's lanes name goods) point at real records too.
+    for (const [name, value] of Object.entries(record)) {
+      if (relationOf(model, name) || typeof value !== "object" || value === null) continue;
+      record[name] = await this.nestedRelations(model.schema.properties[name], value, owner, [...resolving, entity]);
+    }
     for (const name of Object.keys(record)) {
       if (model.schema.properties[name].$ref === "defs#/definitions/account")
         record[name] = `${record[name] as string}_${++this.counter}`;
     }
     return record;
+  }
+
+  private async nestedRelations(
+    node: JsonSchemaNode,
+    value: unknown,
+    owner: Owner,
+    resolving: string[],
+  ): Promise<unknown> {
+    const resolved = resolveNode(node);
+    const target = resolved["x-relation"]?.entity;
+    if (target && typeof value === "number") return this.relatedId(target, owner, resolving);
+    if (Array.isArray(value) && resolved.items) {
+      const out: unknown[] = [];
+      for (const item of value) out.push(await this.nestedRelations(resolved.items, item, owner, resolving));
+      return out;
+    }
+    if (value && typeof value === "object" && resolved.properties) {
+      const out: Row = {};
+      for (const [key, child] of Object.entries(value as Row))
+        out[key] = resolved.properties[key]
+          ? await this.nestedRelations(resolved.properties[key], child, owner, resolving)
+          : child;
+      return out;
+    }
+    return value;
   }
 
   /** The id of one record of the entity the owner may see, created once and reused. */
@@ -220,6 +258,7 @@ export class Fixtures {
    */
   async createRecord(entity: string, owner: Owner, overrides: Row = {}, resolving: string[] = []): Promise<Row> {
     const model = modelOf(entity);
+    if (entity === "withdrawal") return this.createWithdrawal(owner, overrides);
     if (has(model, "add") && (await this.may(owner, permissionOfCall(entity, "add")))) {
       const body = { ...(await this.makeRecord(entity, owner, "api", resolving)), ...overrides };
       const reply = await (await this.client(owner)).post<Row>(urlOf(model, "add"), body);
@@ -227,6 +266,25 @@ export class Fixtures {
       return reply.body.data;
     }
     return this.insertRecord(entity, owner, overrides, resolving);
+  }
+
+  /**
+   * A withdrawal as the money area makes one (its amount moved from the owner's balance to pending, as
+   * the refuse and confirm transitions expect): the owner is first credited the amount through the ledger.
+   */
+  async createWithdrawal(owner: Owner, overrides: Row = {}): Promise<Row> {
+    const body = { ...(await this.makeRecord("withdrawal", owner, "api")), ...overrides } as Row;
+    const amount = Number(body.amount);
+    const { id } = await this.owner(owner);
+    await this.t.db.transaction((tx) =>
+      postLedger(tx, [{ agentId: id, kind: "order_income", amount, balance: amount, revenue: amount }]),
+    );
+    const apply = Object.fromEntries(
+      Object.entries(body).filter(([k]) => k in operationSchemas["data-withdraw-apply"].properties),
+    );
+    const reply = await (await this.client(owner)).post<Row>("/merchant/data-withdraw-apply", apply);
+    if (reply.status !== 200) throw new Error(`withdrawal apply as ${owner}: ${reply.status} ${reply.raw}`);
+    return reply.body.data;
   }
 
   /** Inserts a record directly in SQL, owned by the owner when the table is scoped. */

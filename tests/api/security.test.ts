@@ -2,7 +2,7 @@
 // call of every scoped entity, mass assignment on every add and update, relations across scopes, and
 // role and operator permissions on every call.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { permissionOfCall } from "../../codegen/permissions.ts";
+import { permissionOfCall } from "../../src/schema/permissions.ts";
 import type { CallKind } from "../../src/schema/types.ts";
 import { OPERATOR_PERMISSIONS, OPERATOR_RESTOCK_PERMISSIONS } from "../../server/http/auth.ts";
 import { models, modelOf } from "../../server/entities/model.ts";
@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const stored = [...models.values()].filter((m) => m.x.storage !== "input");
+const stored = [...models.values()];
 const tables = stored.filter((m) => m.x.storage === "table");
 const scopedTables = tables.filter((m) => m.scoped).map((m) => m.name);
 const scopedSingletons = stored.filter((m) => m.singleton && m.scoped).map((m) => m.name);

@@ -9,6 +9,7 @@
 process.env.SCRYPT_N = "1024";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isSystemColumn } from "../../src/schema/constants.ts";
 import type { Db } from "../../server/db/db.ts";
 import type { EntityModel } from "../../server/entities/model.ts";
 import type { SeedSummary } from "../../server/seed/demo.ts";
@@ -52,7 +53,7 @@ const scopedTables = () => tables().filter((model) => model.scoped);
 function apiShape(model: EntityModel, row: Row): Row {
   const out: Row = {};
   for (const [name, value] of Object.entries(m.toApi(model, row))) {
-    if (m.SYSTEM_COLUMNS.includes(name) && !(name in model.schema.properties)) continue;
+    if (isSystemColumn(name) && !(name in model.schema.properties)) continue;
     if (model.writeOnly.has(name)) continue;
     out[name] = value;
   }

@@ -115,6 +115,34 @@ export async function benchApi(orders: number, log: (line: string) => void): Pro
       "  ratio HTTP / raw SQL (target <= 1.5)",
       `${(apiMs / bothMs).toFixed(2)}x (${(apiMs / pageMs).toFixed(2)}x vs page alone)`,
     ]);
+    // Home statistics (DESIGN §8: every call under 100 ms over a million orders, admin and agent).
+    const adminLogin = await fetch(`${address}/merchant/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ account: "admin", password: "admin123" }),
+    }).then((r) => r.json());
+    for (const [who, bearer] of [
+      ["admin", adminLogin.data.token as string],
+      ["agent_a", token],
+    ] as const) {
+      for (const call of [
+        "statistics-total",
+        "statistics-trade?days=90",
+        "statistics-order?days=90",
+        "statistics-line-machine",
+        "statistics-dealt",
+        "statistics-manage",
+      ]) {
+        const get = () =>
+          fetch(`${address}/merchant/${call}`, { headers: { authorization: `Bearer ${bearer}`, locale: "en" } }).then(
+            async (r) => {
+              if (r.status !== 200) throw new Error(`${call} as ${who}: ${r.status} ${await r.text()}`);
+              return r.arrayBuffer();
+            },
+          );
+        rows.push([`${call} as ${who} (median of 21; target < 100 ms)`, `${(await timeRuns(21, get)).toFixed(1)} ms`]);
+      }
+    }
     rows.push(["server memory (RSS)", `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB`]);
     await app.close();
   } finally {

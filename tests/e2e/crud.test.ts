@@ -261,9 +261,11 @@ describe("state actions", () => {
     // Only the transitions allowed from "pending" are offered.
     await expect.poll(() => row.getByRole("button", { name: so.actions.finish }).count()).toBe(0);
     await row.getByRole("button", { name: so.actions.accept }).click();
+    // The confirmation names the action and the record: "Accept Work order “VM-PP-0012”?"
+    const { rows } = await c.db.query<{ mac_name: string }>(`select mac_name from service_order where id = $1`, [id]);
     await expect
       .poll(() => page.locator(".ant-modal-confirm-content").textContent())
-      .toBe(common.confirm.transition.replace("{{action}}", so.actions.accept));
+      .toBe(`${so.actions.accept} ${so.name} “${rows[0].mac_name}”?`);
     await page.locator(".ant-modal-confirm-btns .ant-btn-primary").click();
     await expect
       .poll(

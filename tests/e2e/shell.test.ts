@@ -374,7 +374,7 @@ describe("every route", () => {
     await modal.locator(".form-actions .ant-btn-primary").click();
     await expect
       .poll(() => modal.locator(".ant-form-item-explain-error").allTextContents())
-      .toContain(locale("en", "password_change").rules.password_confirmed);
+      .toContain(locale("en", "operations")["modify-password"].rules.password_confirmed);
     await modal.locator("#root_confirm_password").fill("better-secret-1");
     await modal.locator(".form-actions .ant-btn-primary").click();
     await page.waitForURL(/\/login/);

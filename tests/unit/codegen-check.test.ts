@@ -93,12 +93,12 @@ describe("codegen:check", () => {
   it("catches a relation or state machine naming what does not exist", async () => {
     const order = readJson("schemas/order.json");
     order.properties.shop_id["x-relation"].entity = "outlet";
-    order["x-states"].pay_status.transitions[0].to = "refunded";
+    order["x-states"].use_status.transitions[0].to = "finished";
     writeJson("schemas/order.json", order);
     const result = messages((await check(dir)).problems);
     expect(result).toContain('schemas/order.json /properties/shop_id/x-relation/entity: no entity "outlet"');
     expect(result).toContain(
-      'schemas/order.json /x-states/pay_status/transitions/0/to: "refunded" is not a value of "pay_status"',
+      'schemas/order.json /x-states/use_status/transitions/0/to: "finished" is not a value of "use_status"',
     );
   });
 

@@ -52,27 +52,21 @@ describe("entityView", () => {
 });
 
 describe("allowedTransitions", () => {
-  it("offers an order's refund when paid, not the refund check", () => {
-    expect(actions("order", { pay_status: "paid", is_drop: 0, use_status: "none" })).toEqual(["refund"]);
+  it("offers the end of use only on the device kind it belongs to", () => {
+    const inUse = { is_drop: 0, use_status: "in_use" };
+    expect(actions("order", { ...inUse, device_kind: "charging_cable" })).toEqual(["end"]);
+    expect(actions("order", { ...inUse, device_kind: "car_wash" })).toEqual(["end"]);
+    expect(actions("order", { ...inUse, device_kind: "dryer" })).toEqual(["dryer_end"]);
+    expect(actions("order", { ...inUse, device_kind: "vending" })).toEqual([]);
   });
 
-  it("offers both refund and its check when a refund is requested", () => {
-    expect(actions("order", { pay_status: "refund_requested", is_drop: 0, use_status: "none" })).toEqual([
-      "refund",
-      "check",
-    ]);
-  });
-
-  it("offers nothing for an order that is pending or refunded", () => {
-    expect(actions("order", { pay_status: "pending", is_drop: 0, use_status: "none" })).toEqual([]);
-    expect(actions("order", { pay_status: "refund_success", is_drop: 0, use_status: "ended" })).toEqual([]);
+  it("offers nothing for an order whose use has ended and that was not dropped", () => {
+    expect(actions("order", { is_drop: 0, use_status: "ended", device_kind: "dryer" })).toEqual([]);
   });
 
   it("combines the state machines of several fields", () => {
-    expect(actions("order", { pay_status: "paid", is_drop: 1, use_status: "in_use" })).toEqual([
-      "refund",
+    expect(actions("order", { is_drop: 1, use_status: "in_use", device_kind: "dryer" })).toEqual([
       "cancel_drop",
-      "end",
       "dryer_end",
     ]);
   });

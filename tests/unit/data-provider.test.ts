@@ -86,16 +86,17 @@ describe("listQuery", () => {
     ).toEqual({ e: 0 });
   });
 
-  it("uses the first sorter only and refuses operators the API lacks", () => {
+  it("sends several sorters as comma lists, in order, and refuses operators the API lacks", () => {
     expect(
       listQuery(
         [],
         [
-          { field: "id", order: "asc" },
-          { field: "title", order: "desc" },
+          { field: "status", order: "desc" },
+          { field: "request_time", order: "asc" },
         ],
       ),
-    ).toEqual({ sort: "id", order: "asc" });
+    ).toEqual({ sort: "status,request_time", order: "desc,asc" });
+    expect(listQuery([], [{ field: "id", order: "asc" }])).toEqual({ sort: "id", order: "asc" });
     expect(() => listQuery([{ field: "a", operator: "ne", value: 1 }])).toThrow(/ne/);
   });
 });

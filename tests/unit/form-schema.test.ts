@@ -11,7 +11,8 @@ import {
   translateErrors,
   uiSchemaFor,
 } from "../../src/crud/form-schema.ts";
-import { entityView } from "../../src/crud/model.ts";
+import { entityView, operationView, type FormView } from "../../src/crud/model.ts";
+import { operationSchemas, type OperationCall } from "../../src/generated/operations.ts";
 import { validator } from "../../src/crud/schema-form.tsx";
 import { widgets } from "../../src/widgets/index.ts";
 import { entityNames, entitySchemas } from "../../src/generated/schemas.ts";
@@ -34,7 +35,7 @@ beforeAll(async () => {
     "agent",
     "notice",
     "banner",
-    "password_change",
+    "operations",
     "car_wash_plan",
     "system_setting",
   ]);
@@ -44,7 +45,10 @@ afterEach(async () => {
   if (i18n.language !== "en") await i18n.changeLanguage("en");
 });
 
-const schemaOf = (entity: EntityName, mode: "create" | "edit") => formSchema(entityView(entity), mode);
+/** An entity's view, or an operation's (by its call name). */
+const viewOf = (name: string): FormView =>
+  name in entitySchemas ? entityView(name as EntityName) : operationView(operationSchemas[name as OperationCall]);
+const schemaOf = (entity: string, mode: "create" | "edit") => formSchema(viewOf(entity), mode);
 const propertiesOf = (schema: Schema) => Object.keys(schema.properties as Schema);
 const uiOf = (entity: EntityName, mode: "create" | "edit", fixed?: string[]) => {
   const view = entityView(entity);
@@ -64,11 +68,11 @@ function refsOf(node: unknown, out: string[] = []): string[] {
 }
 
 /** The errors rjsf reports for form data, through the form's own transform. */
-function errorsOf(entity: EntityName, data: Schema, mode: "create" | "edit" = "create"): RJSFValidationError[] {
+function errorsOf(entity: string, data: Schema, mode: "create" | "edit" = "create"): RJSFValidationError[] {
   const schema = schemaOf(entity, mode);
-  return validator.validateFormData(data, schema, undefined, translateErrors(entity)).errors;
+  return validator.validateFormData(data, schema, undefined, translateErrors(viewOf(entity).base)).errors;
 }
-const messagesOf = (entity: EntityName, data: Schema, mode?: "create" | "edit") =>
+const messagesOf = (entity: string, data: Schema, mode?: "create" | "edit") =>
   errorsOf(entity, data, mode).map((e) => e.message);
 
 describe("formSchema", () => {
@@ -146,15 +150,15 @@ describe("formSchema", () => {
 
 describe("transitionSchema", () => {
   it("asks for a transition's input only, with its required fields", () => {
-    const view = entityView("order");
-    const refund = view.states.get("pay_status")!.find((t) => t.action === "refund")!;
-    const schema = transitionSchema(view, refund);
-    expect(propertiesOf(schema)).toEqual(["refund_money"]);
-    expect(schema.required).toEqual(["refund_money"]);
-    expect(validator.isValid(schema, { refund_money: 100 }, schema)).toBe(true);
+    const view = entityView("withdrawal");
+    const refuse = view.states.get("status")!.find((t) => t.action === "refuse")!;
+    const schema = transitionSchema(view, refuse);
+    expect(propertiesOf(schema)).toEqual(["refuse_reason"]);
+    expect(schema.required).toEqual(["refuse_reason"]);
+    expect(validator.isValid(schema, { refuse_reason: "Name mismatch" }, schema)).toBe(true);
     expect(validator.isValid(schema, {}, schema)).toBe(false);
-    expect(validator.isValid(schema, { refund_money: 1.5 }, schema)).toBe(false);
-    expect(validator.isValid(schema, { refund_money: 100, money: 1 }, schema)).toBe(false);
+    expect(validator.isValid(schema, { refuse_reason: "" }, schema)).toBe(false);
+    expect(validator.isValid(schema, { refuse_reason: "x", amount: 1 }, schema)).toBe(false);
   });
 });
 
@@ -276,16 +280,16 @@ describe("uiSchemaFor", () => {
 
 describe("labelOf", () => {
   it("names a field, nested ones included, by its translated label", () => {
-    expect(labelOf("goods", ".title")).toBe("Title");
-    expect(labelOf("car_wash_plan", "/packages/0/fee")).toBe("Fee");
-    expect(labelOf("car_wash_plan", ".packages.2.minutes")).toBe("Minutes");
-    expect(labelOf("goods", "spec_attributes.1.name")).toBe("Attribute");
+    expect(labelOf("goods:", ".title")).toBe("Title");
+    expect(labelOf("car_wash_plan:", "/packages/0/fee")).toBe("Fee");
+    expect(labelOf("car_wash_plan:", ".packages.2.minutes")).toBe("Minutes");
+    expect(labelOf("goods:", "spec_attributes.1.name")).toBe("Attribute");
   });
 
   it("falls back to the common system-column label, then to the name", () => {
-    expect(labelOf("goods", ".created_at")).toBe("Created at");
-    expect(labelOf("goods", ".mystery")).toBe("mystery");
-    expect(labelOf("goods", "")).toBe("");
+    expect(labelOf("goods:", ".created_at")).toBe("Created at");
+    expect(labelOf("goods:", ".mystery")).toBe("mystery");
+    expect(labelOf("goods:", "")).toBe("");
   });
 });
 
@@ -303,7 +307,7 @@ describe("translateErrors", () => {
   });
 
   it("uses the entity's own message for an x-compare rule", () => {
-    const messages = messagesOf("password_change", {
+    const messages = messagesOf("modify-password", {
       old_password: "s3cret-pass",
       new_password: "Mekong-2026!",
       confirm_password: "Mekong-2027!",
@@ -318,7 +322,7 @@ describe("translateErrors", () => {
   });
 
   it("translates a missing property nested in an item", () => {
-    const [error] = translateErrors("car_wash_plan")([
+    const [error] = translateErrors("car_wash_plan:")([
       { name: "required", property: ".packages.0", params: { missingProperty: "fee" }, message: "", stack: "" },
     ]);
     expect(error.property).toBe(".packages.0.fee");
@@ -326,7 +330,7 @@ describe("translateErrors", () => {
   });
 
   it("keeps ajv's message for a keyword it has no text for", () => {
-    const [error] = translateErrors("goods")([
+    const [error] = translateErrors("goods:")([
       { name: "propertyNames", property: ".title", params: {}, message: "property name is invalid", stack: "" },
     ]);
     expect(error.message).toBe("property name is invalid");
@@ -336,7 +340,7 @@ describe("translateErrors", () => {
     await i18n.changeLanguage("zh");
     expect(messagesOf("notice", {}).sort()).toEqual(["内容不能为空", "标题不能为空"].sort());
     expect(
-      messagesOf("password_change", {
+      messagesOf("modify-password", {
         old_password: "s3cret-pass",
         new_password: "abcdefg",
         confirm_password: "abcdefh",

@@ -55,6 +55,8 @@ const ORDERS = [
     order_time: "2026-11-21T09:30:12Z",
     pay_status: "paid",
     money: 350,
+    refund_money: 0,
+    refundable_money: 350,
     is_drop: 0,
     use_status: "none",
     version: 2,
@@ -302,7 +304,7 @@ describe("ListScreen", () => {
     const [, enabled] = rows();
     await user.click(within(enabled).getByRole("button", { name: "Disable" }));
     const dialog = await screen.findByRole("dialog");
-    expect(within(dialog).getByText('Run "Disable" on this record?')).toBeTruthy();
+    expect(within(dialog).getByText("Disable Notice “New drinks”?")).toBeTruthy();
     expect(calls("/merchant/notice-list-disable")).toHaveLength(0);
     await user.click(within(dialog).getByRole("button", { name: "Disable" }));
     await waitFor(() => expect(calls("/merchant/notice-list-disable")).toHaveLength(1));
@@ -324,28 +326,29 @@ describe("ListScreen", () => {
     expect(calls("/merchant/notice-list-delete")[0].method).toBe("DELETE");
   });
 
-  it("asks a state action's input in a form, in stored units", async () => {
+  it("asks an operation's input in a dialog, in stored units, showing the record's figures", async () => {
     signIn(["order.list", "order.refund", "order.check"]);
     const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
     renderList("/order/applicationList");
     await screen.findByText("202611210930120001");
     const [order] = rows();
-    // Paid: a refund may be made, the refund request cannot be rejected.
-    expect(within(order).queryByRole("button", { name: "Reject refund request" })).toBeNull();
+    // Paid: a refund may be made; there is no refund request to refuse.
+    expect(within(order).queryByRole("button", { name: "Refuse the refund request" })).toBeNull();
     await user.click(within(order).getByRole("button", { name: "Refund" }));
     const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByText("Refundable")).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        "Refund order 202611210930120001: 3.50 paid, 0.00 refunded so far, 3.50 can still be refunded.",
+      ),
+    ).toBeTruthy();
     await user.click(within(dialog).getByRole("button", { name: "Refund" }));
-    expect(await within(dialog).findByText("Refund amount is required")).toBeTruthy();
+    expect(await within(dialog).findByText("Amount to refund is required")).toBeTruthy();
     expect(calls("/merchant/order-refund")).toHaveLength(0);
 
-    await user.type(within(dialog).getByLabelText("Refund amount"), "1.25");
+    await user.type(within(dialog).getByLabelText("Amount to refund"), "1.25");
     await user.click(within(dialog).getByRole("button", { name: "Refund" }));
     await waitFor(() => expect(calls("/merchant/order-refund")).toHaveLength(1));
-    expect(calls("/merchant/order-refund")[0].body).toEqual({
-      id: 31,
-      action: "refund",
-      version: 2,
-      refund_money: 125,
-    });
+    expect(calls("/merchant/order-refund")[0].body).toEqual({ id: 31, refund_money: 125 });
   });
 });

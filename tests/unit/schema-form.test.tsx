@@ -4,7 +4,9 @@
 import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { entityView } from "../../src/crud/model.ts";
+import { entityView, operationView, type FormView } from "../../src/crud/model.ts";
+import { operationSchemas, type OperationCall } from "../../src/generated/operations.ts";
+import { entitySchemas } from "../../src/generated/schemas.ts";
 import { SchemaForm, formSchema } from "../../src/crud/schema-form.tsx";
 import type { FieldError } from "../../src/app/api.ts";
 import type { EntityName } from "../../src/generated/types.ts";
@@ -14,15 +16,7 @@ import { setupI18n } from "./dom-setup.ts";
 let i18n: Awaited<ReturnType<typeof setupI18n>>;
 
 beforeAll(async () => {
-  i18n = await setupI18n([
-    "common",
-    "defs",
-    "validation",
-    "notice",
-    "password_change",
-    "charge_pile_plan",
-    "goods_setting",
-  ]);
+  i18n = await setupI18n(["common", "defs", "validation", "notice", "operations", "charge_pile_plan", "goods_setting"]);
 });
 
 // Back to English with the last test's components still mounted: they re-render, inside act.
@@ -36,8 +30,11 @@ interface Options {
   serverErrors?: FieldError[];
 }
 
-function renderForm(entity: EntityName, { mode = "create", initial = {}, serverErrors }: Options = {}) {
-  const view = entityView(entity);
+function renderForm(entity: string, { mode = "create", initial = {}, serverErrors }: Options = {}) {
+  const view: FormView =
+    entity in entitySchemas
+      ? entityView(entity as EntityName)
+      : operationView(operationSchemas[entity as OperationCall]);
   const schema = formSchema(view, mode);
   const onSubmit = vi.fn();
   // No motion: messages appear and leave at once instead of after an animation jsdom never runs.
@@ -141,7 +138,7 @@ describe("SchemaForm", () => {
   });
 
   it("shows the x-compare rule's message when the passwords differ, and does not submit", async () => {
-    const { onSubmit, user } = renderForm("password_change");
+    const { onSubmit, user } = renderForm("modify-password");
     await fill(user, "Current password", "s3cret-pass");
     await fill(user, "New password", "Mekong-2026!");
     await fill(user, "Confirm password", "Mekong-2027!");

@@ -4,10 +4,16 @@ import { describe, expect, it } from "vitest";
 import type { ErrorObject } from "ajv";
 import { createAjv } from "../../src/schema/ajv.ts";
 import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/schemas.ts";
+import { operationSchemas } from "../../src/generated/operations.ts";
 import type { JsonSchemaEntity, JsonSchemaNode } from "../../src/schema/types.ts";
 import { resolveRef } from "../../codegen/keys.ts";
 
-const ajv = createAjv([defsSchema, ...documentSchemas, ...Object.values(entitySchemas)]);
+const ajv = createAjv([
+  defsSchema,
+  ...documentSchemas,
+  ...Object.values(entitySchemas),
+  ...Object.values(operationSchemas),
+]);
 const validatorOf = (entity: string) => ajv.getSchema(entity)!;
 const clone = <T>(value: T): T => structuredClone(value);
 const resolve = (node: JsonSchemaNode) => resolveRef({ defs: defsSchema }, node).node;
@@ -23,7 +29,8 @@ const fieldOf = (e: ErrorObject) =>
     ? `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`
     : e.instancePath;
 
-const entries = Object.entries(entitySchemas) as [string, JsonSchemaEntity][];
+/** Entities and operations alike: each input schema keeps the rules it declares. */
+const entries = [...Object.entries(entitySchemas), ...Object.entries(operationSchemas)] as [string, JsonSchemaEntity][];
 
 describe.each(entries)("schema %s", (name, schema) => {
   const example = schema.examples![0] as Record<string, unknown>;
@@ -49,7 +56,8 @@ describe.each(entries)("schema %s", (name, schema) => {
     for (const [field, raw] of Object.entries(schema.properties)) {
       const node = resolve(raw);
       const cases: unknown[] = [];
-      if (node["x-money"]) cases.push(1.5, -1, "12.00");
+      // Money is whole minor units; a balance is never negative (a ledger change may be).
+      if (node["x-money"]) cases.push(1.5, "12.00", ...((node.minimum ?? 0) >= 0 ? [-1] : []));
       if (node["x-fraction"]) cases.push(1.5, -0.1, "6%");
       if (node.enum) cases.push("__not_a_value__");
       for (const value of cases) {
@@ -84,14 +92,17 @@ describe.each(entries)("schema %s", (name, schema) => {
 });
 
 describe("SPEC section 5 rules", () => {
-  const example = (entity: string) =>
-    clone(entitySchemas[entity as keyof typeof entitySchemas].examples![0]) as Record<string, unknown>;
+  const example = (name: string) =>
+    clone(
+      (entitySchemas[name as keyof typeof entitySchemas] ?? operationSchemas[name as keyof typeof operationSchemas])
+        .examples![0],
+    ) as Record<string, unknown>;
   const valid = (entity: string, data: unknown) => errorsOf(entity, data).length === 0;
 
   it("new password must equal confirm password", () => {
-    const change = example("password_change");
-    expect(valid("password_change", change)).toBe(true);
-    const errors = errorsOf("password_change", { ...change, confirm_password: "different-1" });
+    const change = example("modify-password");
+    expect(valid("modify-password", change)).toBe(true);
+    const errors = errorsOf("modify-password", { ...change, confirm_password: "different-1" });
     expect(errors.map((e) => [e.keyword, e.instancePath])).toEqual([["x-compare", "/confirm_password"]]);
     expect(valid("agent", { ...example("agent"), confirm_password: "nope-nope" })).toBe(false);
   });

@@ -1,23 +1,24 @@
-// Change password (SPEC §3): current, new and confirm, validated by the password_change schema (new
-// must equal confirm); on success every session ends on the server, so the user signs in again.
+// Change password (SPEC §3): current, new and confirm, validated by the modify-password operation's
+// schema (new must equal confirm); on success every session ends on the server, so the user signs in again.
 import { useLogout } from "@refinedev/core";
 import { App, Modal } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, type ApiError } from "../api.ts";
 import { clearSession } from "../session.ts";
-import { entityView } from "../../crud/model.ts";
+import { operationView } from "../../crud/model.ts";
+import { operationSchemas } from "../../generated/operations.ts";
 import { formSchema, SchemaForm } from "../../crud/schema-form.tsx";
 
 export function ChangePassword({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { t } = useTranslation(["password_change", "common"]);
+  const { t } = useTranslation(["operations", "common"]);
   const { message } = App.useApp();
   const { mutate: logout } = useLogout();
   const [errors, setErrors] = useState<ApiError>();
-  const view = entityView("password_change");
+  const view = operationView(operationSchemas["modify-password"]);
   const schema = useMemo(() => formSchema(view, "create"), [view]);
   return (
-    <Modal open={open} title={t("password_change:name")} footer={null} onCancel={onClose} destroyOnHidden>
+    <Modal open={open} title={t("operations:modify-password.name")} footer={null} onCancel={onClose} destroyOnHidden>
       <SchemaForm
         view={view}
         schema={schema}

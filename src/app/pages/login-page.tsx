@@ -73,14 +73,14 @@ export function LoginPage() {
         )}
         <Field
           name="account"
-          label={t("login:fields.account.label")}
+          label={t("operations:login.fields.account.label")}
           problem={problems.account}
           autoComplete="username"
         />
         <Field
           name="password"
           type="password"
-          label={t("login:fields.password.label")}
+          label={t("operations:login.fields.password.label")}
           problem={problems.password}
           autoComplete="current-password"
         />

@@ -1,7 +1,8 @@
 // Refine's data provider over the /merchant contract (DESIGN §4). The resource is the entity name;
 // `meta.call` names another call of the same entity (recycle list, goods-down, destroy, ...).
 //
-//   getList    GET    <list>?page&limit&sort&order&<filters>   filters: eq → f, contains → f_like,
+//   getList    GET    <list>?page&limit&sort&order&<filters>   sort=a,b&order=desc,asc for several keys;
+//                                                              filters: eq → f, contains → f_like,
 //                                                              gte/lte → f_gte/f_lte, in → f=a,b
 //   getMany    GET    <list>?id=1,2,3
 //   getOne     GET    <detail>?id=7             singletons: GET <get>; no detail call: <list>?id=7
@@ -58,8 +59,8 @@ export function listQuery(filters: CrudFilter[] = [], sorters: CrudSort[] = []):
     if (empty || (Array.isArray(filter.value) && filter.value.length === 0)) continue;
     query[`${filter.field}${suffix}`] = filter.value;
   }
-  const [sorter] = sorters;
-  if (sorter) Object.assign(query, { sort: sorter.field, order: sorter.order });
+  if (sorters.length)
+    Object.assign(query, { sort: sorters.map((s) => s.field).join(","), order: sorters.map((s) => s.order).join(",") });
   return query;
 }
 

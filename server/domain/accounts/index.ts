@@ -1,0 +1,73 @@
+// Agents and operators as accounts: an agent's place in the tree (its path, fixed at creation under
+// a superior the caller may see), and sign-in accounts unique across agents and operators.
+import type { Queryable } from "../../db/db.ts";
+import { q } from "../../db/migrate.ts";
+import { scopeOf, type Ctx } from "../../entities/context.ts";
+import { modelOf } from "../../entities/model.ts";
+import * as repo from "../../entities/repository.ts";
+import type { Row } from "../../entities/repository.ts";
+import { badRequest } from "../../http/errors.ts";
+import { fieldError } from "../../entities/validation.ts";
+import { defineArea } from "../area.ts";
+
+async function accountTaken(tx: Queryable, account: string, self?: { entity: string; id: number }): Promise<boolean> {
+  for (const entity of ["agent", "operator"]) {
+    const { rows } = await tx.query<{ id: number }>(`select id from ${q(entity)} where account = $1`, [account]);
+    if (rows.some((r) => !(self && self.entity === entity && self.id === r.id))) return true;
+  }
+  return false;
+}
+
+/** Nobody grants what they do not hold: a role given by a non-admin must be within their permissions. */
+async function checkRoleGrant(ctx: Ctx, tx: Queryable, values: Row): Promise<void> {
+  if (ctx.principal.isAdmin) return;
+  for (const field of ["role_id", "parent_role_id"]) {
+    const roleId = values[field];
+    if (roleId === undefined || roleId === null) continue;
+    const { rows } = await tx.query<{ permissions: string[] | null }>(
+      `select permissions from ${q("role")} where id = $1`,
+      [roleId],
+    );
+    const exceeds = (rows[0]?.permissions ?? []).some((p) => !ctx.principal.permissions.has(p));
+    if (!rows[0] || exceeds) throw badRequest([fieldError(modelOf("agent"), field, "x-relation", ctx.lng)]);
+  }
+}
+
+function uniqueAccount(entity: string) {
+  return async (ctx: Ctx, tx: Queryable, values: Row, existing?: Row) => {
+    if (typeof values.account !== "string") return;
+    if (await accountTaken(tx, values.account, existing ? { entity, id: existing.id as number } : undefined)) {
+      throw badRequest([fieldError(modelOf(entity), "account", "unique", ctx.lng)]);
+    }
+  };
+}
+
+const checkAgentAccount = uniqueAccount("agent");
+
+export const accounts = defineArea({
+  name: "accounts",
+  handlers: {},
+  hooks: {
+    agent: {
+      async beforeWrite(ctx, tx, values, existing) {
+        await checkAgentAccount(ctx, tx, values, existing);
+        await checkRoleGrant(ctx, tx, values);
+        if (existing) return;
+        // The superior is a relation the caller may see (checked by the engine); the new agent's path
+        // extends the superior's, and never changes (pid is immutable).
+        const parent = await repo.findById(tx, modelOf("agent"), scopeOf(ctx.principal), values.pid as number);
+        values.agent_path = parent!.agent_path;
+        values.agent_id = null;
+      },
+      async afterInsert(_ctx, tx, row) {
+        const path = `${row.agent_path as string}${row.id as number}/`;
+        const { rows } = await tx.query<Row>(
+          `update ${q("agent")} set agent_path = $1, agent_id = $2 where id = $2 returning *`,
+          [path, row.id],
+        );
+        return rows[0];
+      },
+    },
+    operator: { beforeWrite: uniqueAccount("operator") },
+  },
+});

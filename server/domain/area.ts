@@ -1,0 +1,39 @@
+// A domain area (server/domain/<area>/index.ts): the handlers of the operations declared with its name
+// (schemas/operations/*.json, x-operation.area), and what it adds to the engine (entity hooks,
+// transition side effects). The composition root gathers the areas and refuses to start when a
+// declared operation has no handler, or a handler no declaration, or the two sit in different areas.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { OperationCall } from "../../src/generated/operations.ts";
+import type { OperationInputs } from "../../src/generated/types.ts";
+import type { Ctx } from "../entities/context.ts";
+import type { EntityHooks, TransitionEffect } from "../entities/domain.ts";
+import type { ListQuery } from "../entities/repository.ts";
+
+export interface OperationRun<I> {
+  /** With the open transaction (ctx.tx) unless the operation declares transaction: handler. */
+  ctx: Ctx;
+  /** The validated input: the body (POST) or the query coerced to the schema's types (GET, DELETE). */
+  input: I;
+  /** Operations answering a page of the entity's records: the list parameters (page, sort, filters). */
+  list: ListQuery;
+  request: FastifyRequest;
+  /** Only operations answering a file write to it. */
+  reply: FastifyReply;
+}
+
+export type Handler<I> = (run: OperationRun<I>) => Promise<unknown>;
+
+export type Handlers = { [K in OperationCall]?: Handler<OperationInputs[K]> };
+
+export interface Area {
+  name: string;
+  handlers: Handlers;
+  /** Entity hooks, by entity name. */
+  hooks?: Record<string, EntityHooks>;
+  /** Transition side effects, by "<entity>.<action>". */
+  effects?: Record<string, TransitionEffect>;
+  /** What the area serves beside its calls (files), registered once on the app. */
+  setup?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+export const defineArea = (area: Area): Area => area;

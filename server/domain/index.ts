@@ -1,0 +1,29 @@
+// Every domain area, in one list: the composition root pairs their handlers with the declared
+// operations and hands their hooks and effects to the engine.
+import type { Area } from "./area.ts";
+import { accounts } from "./accounts/index.ts";
+import { goods } from "./goods/index.ts";
+import { machines } from "./machines/index.ts";
+import { money } from "./money/index.ts";
+import { session } from "./session/index.ts";
+import { shops } from "./shops/index.ts";
+import { statistics } from "./statistics/index.ts";
+import { system } from "./system/index.ts";
+import { uploads } from "./uploads/index.ts";
+
+export interface AreaOptions {
+  /** Public uploads; private ones go to its sibling private/. Default: a temporary folder. */
+  uploadDir?: string;
+}
+
+export const domainAreas = (options: AreaOptions): Area[] => [
+  session,
+  system,
+  accounts,
+  goods,
+  machines,
+  money,
+  shops,
+  statistics,
+  uploads(options.uploadDir),
+];

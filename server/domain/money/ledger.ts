@@ -1,0 +1,215 @@
+// The ledger (DESIGN §10): every movement of money is an append-only entry in payment_record, written in
+// the same statement that moves the agent's balances, inside the transaction of its cause. An agent has
+// three figures, each always the sum of its entries: withdrawable (the balance), frozen (pending:
+// withdrawals awaiting payout, deliveries awaiting review) and total revenue. No figure goes below zero:
+// the update that would take it there matches no row, and the whole posting is refused.
+import type { Queryable } from "../../db/db.ts";
+import { q } from "../../db/migrate.ts";
+import { HttpError } from "../../http/errors.ts";
+
+export type LedgerKind =
+  | "order_income"
+  | "refund"
+  | "profit_share"
+  | "profit_reversal"
+  | "withdrawal_request"
+  | "withdrawal_refused"
+  | "withdrawal_payout"
+  | "withdrawal_fee"
+  | "delivery_pending"
+  | "delivery_income"
+  | "delivery_deduction";
+
+/** Money coming in, or going out, as the agent sees it. */
+const DIRECTION: Record<LedgerKind, "income" | "expense"> = {
+  order_income: "income",
+  refund: "expense",
+  profit_share: "income",
+  profit_reversal: "expense",
+  withdrawal_request: "expense",
+  withdrawal_refused: "income",
+  withdrawal_payout: "expense",
+  withdrawal_fee: "expense",
+  delivery_pending: "income",
+  delivery_income: "income",
+  delivery_deduction: "expense",
+};
+
+export interface Movement {
+  agentId: number;
+  kind: LedgerKind;
+  /** What moved, as a positive amount in minor units (shown on the payment records screen). */
+  amount: number;
+  /** Signed changes of the three figures, in minor units. */
+  balance?: number;
+  frozen?: number;
+  revenue?: number;
+  orderId?: number;
+  orderNo?: string;
+  withdrawalId?: number;
+  deliveryOrderId?: number;
+  payType?: number;
+  /** When it happened (default: now). */
+  at?: string;
+  remark?: string;
+}
+
+export interface LedgerEntry {
+  id: number;
+  agent_id: number;
+  kind: LedgerKind;
+  amount: number;
+  balance_change: number;
+  frozen_change: number;
+  revenue_change: number;
+  balance_after: number;
+  frozen_after: number;
+}
+
+const COLUMNS = [
+  ["agent_id", "bigint"],
+  ["kind", "text"],
+  ["amount", "bigint"],
+  ["direction", "text"],
+  ["balance_change", "bigint"],
+  ["frozen_change", "bigint"],
+  ["revenue_change", "bigint"],
+  ["order_id", "bigint"],
+  ["order_no", "text"],
+  ["withdrawal_id", "bigint"],
+  ["delivery_order_id", "bigint"],
+  ["pay_type", "bigint"],
+  ["paid_at", "timestamptz"],
+  ["remark", "text"],
+] as const;
+
+/**
+ * Posts movements: each agent's figures change by the sum of its movements and one entry per movement is
+ * written, with the balances after it, in one statement. When any figure of any agent would go below
+ * zero, nothing is written and a 409 names the shortfall (the caller's transaction rolls back).
+ */
+export async function post(tx: Queryable, movements: Movement[]): Promise<LedgerEntry[]> {
+  const moving = movements.filter((m) => m.amount !== 0 || m.balance || m.frozen || m.revenue);
+  if (moving.length === 0) return [];
+  const now = new Date().toISOString();
+  const columns: unknown[][] = COLUMNS.map(() => []);
+  for (const m of moving) {
+    const values = [
+      m.agentId,
+      m.kind,
+      m.amount,
+      DIRECTION[m.kind],
+      m.balance ?? 0,
+      m.frozen ?? 0,
+      m.revenue ?? 0,
+      m.orderId ?? null,
+      m.orderNo ?? null,
+      m.withdrawalId ?? null,
+      m.deliveryOrderId ?? null,
+      m.payType ?? null,
+      m.at ?? now,
+      m.remark ?? null,
+    ];
+    values.forEach((value, i) => columns[i].push(value));
+  }
+  const unnest = COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ");
+  const names = COLUMNS.map(([name]) => name).join(", ");
+  const { rows } = await tx.query<LedgerEntry>(
+    `with m as (
+       select * from unnest(${unnest}) with ordinality as m(${names}, seq)
+     ), d as (
+       select agent_id, sum(balance_change) as b, sum(frozen_change) as f, sum(revenue_change) as r
+         from m group by agent_id
+     ), a as (
+       update ${q("agent")} t
+          set withdrawable = coalesce(t.withdrawable, 0) + d.b,
+              frozen = coalesce(t.frozen, 0) + d.f,
+              total_revenue = coalesce(t.total_revenue, 0) + d.r
+         from d
+        where t.id = d.agent_id
+          and coalesce(t.withdrawable, 0) + d.b >= 0
+          and coalesce(t.frozen, 0) + d.f >= 0
+          and coalesce(t.total_revenue, 0) + d.r >= 0
+       returning t.id, t.agent_path, t.withdrawable, t.frozen
+     )
+     insert into ${q("payment_record")} (${names}, agent_path, balance_after, frozen_after)
+     select ${COLUMNS.map(([name]) => `m.${name}`).join(", ")}, a.agent_path,
+            a.withdrawable - coalesce(sum(m.balance_change) over later, 0),
+            a.frozen - coalesce(sum(m.frozen_change) over later, 0)
+       from m join a on a.id = m.agent_id
+     window later as (partition by m.agent_id order by m.seq rows between 1 following and unbounded following)
+     order by m.seq
+     returning id, agent_id, kind, amount, balance_change, frozen_change, revenue_change, balance_after, frozen_after`,
+    columns,
+  );
+  if (rows.length !== moving.length) {
+    const written = new Set(rows.map((r) => Number(r.agent_id)));
+    const short = [...new Set(moving.map((m) => m.agentId))].filter((id) => !written.has(id));
+    throw await shortfall(tx, short[0], moving);
+  }
+  return rows.map((r) => ({ ...r, id: Number(r.id), agent_id: Number(r.agent_id) }));
+}
+
+/** The 409 for an agent whose balance cannot cover a movement: who, what it has, what was asked. */
+async function shortfall(tx: Queryable, agentId: number, moving: Movement[]): Promise<HttpError> {
+  const { rows } = await tx.query<{ nickname: string; withdrawable: number | null; frozen: number | null }>(
+    `select nickname, withdrawable, frozen from ${q("agent")} where id = $1`,
+    [agentId],
+  );
+  const mine = moving.filter((m) => m.agentId === agentId);
+  const frozenShort = mine.reduce((s, m) => s + (m.frozen ?? 0), 0) + Number(rows[0]?.frozen ?? 0) < 0;
+  const needed = -mine.reduce((s, m) => s + (frozenShort ? (m.frozen ?? 0) : (m.balance ?? 0)), 0);
+  return new HttpError(409, "insufficientBalance", {
+    agent: rows[0]?.nickname ?? `#${agentId}`,
+    available: (Number((frozenShort ? rows[0]?.frozen : rows[0]?.withdrawable) ?? 0) / 100).toFixed(2),
+    needed: (needed / 100).toFixed(2),
+  });
+}
+
+export interface BalanceDifference {
+  agent_id: number;
+  nickname: string;
+  figure: "withdrawable" | "frozen" | "total_revenue";
+  stored: number;
+  ledger: number;
+}
+
+/** Every agent's figures recomputed from the ledger: the differences from the stored ones (none, normally). */
+export async function differences(db: Queryable): Promise<BalanceDifference[]> {
+  const { rows } = await db.query<{
+    agent_id: number;
+    nickname: string;
+    withdrawable: number;
+    frozen: number;
+    total_revenue: number;
+    l_withdrawable: number;
+    l_frozen: number;
+    l_revenue: number;
+  }>(
+    `select a.id as agent_id, a.nickname,
+            coalesce(a.withdrawable, 0) as withdrawable, coalesce(a.frozen, 0) as frozen,
+            coalesce(a.total_revenue, 0) as total_revenue,
+            coalesce(l.b, 0) as l_withdrawable, coalesce(l.f, 0) as l_frozen, coalesce(l.r, 0) as l_revenue
+       from ${q("agent")} a
+       left join (select agent_id, sum(balance_change) as b, sum(frozen_change) as f, sum(revenue_change) as r
+                    from ${q("payment_record")} group by agent_id) l on l.agent_id = a.id
+      order by a.id`,
+  );
+  const out: BalanceDifference[] = [];
+  for (const r of rows) {
+    const check = (figure: BalanceDifference["figure"], stored: number, ledger: number) => {
+      if (Number(stored) !== Number(ledger))
+        out.push({
+          agent_id: Number(r.agent_id),
+          nickname: r.nickname,
+          figure,
+          stored: Number(stored),
+          ledger: Number(ledger),
+        });
+    };
+    check("withdrawable", r.withdrawable, r.l_withdrawable);
+    check("frozen", r.frozen, r.l_frozen);
+    check("total_revenue", r.total_revenue, r.l_revenue);
+  }
+  return out;
+}

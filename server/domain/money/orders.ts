@@ -1,0 +1,300 @@
+// Order money: a payment credits the device's owner and the profit shares of its superiors; a refund
+// reverses them in proportion. One definition each, used alike for one order (a device's payment, a
+// refund in the console) and for many (the demo seed's history).
+//
+// Profit shares: every agent (not the platform admin, not the order's owner) with a profit setting for
+// the order's page earns a percentage of the order (price model) or of its profit (money less cost), or
+// a fixed amount; each share is capped by the page's maximum profit and the earner's per-order limit,
+// and skipped for applications outside the earner's plugin settings. A share that would take the earner
+// past its daily maximum (by UTC day), or past what is left of the order, is recorded as not shared and
+// credits nothing. The owner is credited the order less the shares credited to others. Settings are made
+// by a superior who sees both the agent and the page (profit.ts), so shares stay inside one subtree.
+import type { Queryable } from "../../db/db.ts";
+import { q } from "../../db/migrate.ts";
+import { post, type Movement } from "./ledger.ts";
+
+/** Pay states of an order whose money was received (refunds included). */
+export const PAID_STATES = ["paid", "refund_requested", "partial_refund", "refund_success"] as const;
+
+interface OrderRow {
+  id: number;
+  order_no: string;
+  agent_id: number;
+  money: number;
+  cost_money: number | null;
+  pay_time: string | Date;
+  pay_type: number | null;
+  page_id: number | null;
+  application_id: number | null;
+  machine_id: number;
+}
+
+interface Setting {
+  agent_id: number;
+  agent_path: string;
+  page_id: number;
+  profit_type: "percent" | "fixed";
+  percent: number | null;
+  amount: number | null;
+  per_order_amount: number | null;
+  daily_max_amount: number | null;
+  application_ids: number[] | null;
+}
+
+interface Share {
+  earner: number;
+  earnerPath: string;
+  amount: number;
+  shared: boolean;
+}
+
+const dayOf = (at: string | Date) => new Date(at).toISOString().slice(0, 10);
+
+/** The shares of one order, nearest superior first, given each earner's shares already made that day. */
+export function sharesOf(
+  order: OrderRow,
+  ownerPath: string,
+  page: { profit_model: string | null; max_profit: number | null } | undefined,
+  settings: Setting[],
+  sharedToday: (earner: number, day: string) => number,
+): Share[] {
+  if (!page) return [];
+  const base =
+    page.profit_model === "profit" ? Math.max(0, order.money - Number(order.cost_money ?? 0)) : Number(order.money);
+  // Deepest agents first (the ones closest to the customer), then by id: a stable order for the caps.
+  const earners = settings
+    .filter((s) => s.page_id === order.page_id && s.agent_path !== ownerPath)
+    .sort((a, b) => b.agent_path.length - a.agent_path.length || Number(a.agent_id) - Number(b.agent_id));
+  const shares: Share[] = [];
+  let left = Number(order.money);
+  for (const s of earners) {
+    const apps = s.application_ids ?? [];
+    if (apps.length && (order.application_id === null || !apps.includes(Number(order.application_id)))) continue;
+    let amount = s.profit_type === "percent" ? Math.round(Number(s.percent ?? 0) * base) : Number(s.amount ?? 0);
+    if (Number(page.max_profit) > 0) amount = Math.min(amount, Number(page.max_profit));
+    if (Number(s.per_order_amount) > 0) amount = Math.min(amount, Number(s.per_order_amount));
+    if (amount <= 0) continue;
+    const dailyMax = Number(s.daily_max_amount ?? 0);
+    const withinDay = dailyMax <= 0 || sharedToday(s.agent_id, dayOf(order.pay_time)) + amount <= dailyMax;
+    const shared = withinDay && amount <= left;
+    if (shared) left -= amount;
+    shares.push({ earner: Number(s.agent_id), earnerPath: s.agent_path, amount, shared });
+  }
+  return shares;
+}
+
+/**
+ * Records the payments of the given paid orders (those not recorded yet): the owners' income, the
+ * superiors' profit records and shares, all through the ledger. Answers how many orders it recorded.
+ */
+export async function recordPayments(tx: Queryable, orderIds: number[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const { rows: orders } = await tx.query<OrderRow>(
+    `select id, order_no, agent_id, money, cost_money, pay_time, pay_type, page_id, application_id, machine_id
+       from ${q("order")} o
+      where id = any($1) and pay_status = any($2) and pay_time is not null
+        and not exists (select 1 from ${q("payment_record")} r where r.order_id = o.id and r.kind = 'order_income')
+      order by pay_time, id`,
+    [orderIds, PAID_STATES],
+  );
+  if (orders.length === 0) return 0;
+  const owners = await tx.query<{ id: number; agent_path: string }>(
+    `select id, agent_path from ${q("agent")} where id = any($1)`,
+    [[...new Set(orders.map((o) => Number(o.agent_id)))]],
+  );
+  const pathOf = new Map(owners.rows.map((r) => [Number(r.id), r.agent_path]));
+  const pageIds = [...new Set(orders.map((o) => o.page_id).filter((p): p is number => p !== null))].map(Number);
+  const pages = new Map(
+    (
+      await tx.query<{ id: number; profit_model: string | null; max_profit: number | null }>(
+        `select id, profit_model, max_profit from ${q("page")} where id = any($1)`,
+        [pageIds],
+      )
+    ).rows.map((p) => [Number(p.id), p]),
+  );
+  const { rows: settings } = await tx.query<Setting>(
+    `select s.agent_id, a.agent_path, s.page_id, s.profit_type, s.percent, s.amount,
+            ps.per_order_amount, ps.daily_max_amount, ps.application_ids
+       from ${q("profit_setting")} s
+       join ${q("agent")} a on a.id = s.agent_id and a.deleted_at is null and a.pid is not null
+       left join ${q("plugin_setting")} ps on ps.singleton_key = a.agent_path
+      where s.page_id = any($1)`,
+    [pageIds],
+  );
+  for (const s of settings) s.page_id = Number(s.page_id);
+  // What each earner was already credited on the days these orders fall on (daily maximum).
+  const days = [...new Set(orders.map((o) => dayOf(o.pay_time)))];
+  const earnerIds = [...new Set(settings.map((s) => Number(s.agent_id)))];
+  const today = new Map<string, number>();
+  if (earnerIds.length) {
+    const { rows } = await tx.query<{ agent_id: number; day: string; total: number }>(
+      `select agent_id, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(amount)::bigint as total
+         from ${q("profit_record")}
+        where agent_id = any($1) and status = 'shared' and type = 'normal'
+          and to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') = any($2)
+        group by 1, 2`,
+      [earnerIds, days],
+    );
+    for (const r of rows) today.set(`${r.agent_id}:${r.day}`, Number(r.total));
+  }
+  const movements: Movement[] = [];
+  const records: unknown[][] = [[], [], [], [], [], [], [], [], [], []];
+  const profited: number[] = [];
+  for (const order of orders) {
+    const at = new Date(order.pay_time).toISOString();
+    const shares = sharesOf(
+      order,
+      pathOf.get(Number(order.agent_id)) ?? "/",
+      pages.get(Number(order.page_id)),
+      settings,
+      (e, d) => today.get(`${e}:${d}`) ?? 0,
+    );
+    let credited = 0;
+    for (const share of shares) {
+      const key = `${share.earner}:${dayOf(at)}`;
+      [
+        order.order_no,
+        order.id,
+        share.earner,
+        share.earnerPath,
+        order.page_id,
+        order.machine_id,
+        order.application_id,
+        share.amount,
+        share.shared ? "shared" : "not_shared",
+        at,
+      ].forEach((v, i) => records[i].push(v));
+      if (!share.shared) continue;
+      credited += share.amount;
+      today.set(key, (today.get(key) ?? 0) + share.amount);
+      movements.push({
+        agentId: share.earner,
+        kind: "profit_share",
+        amount: share.amount,
+        balance: share.amount,
+        revenue: share.amount,
+        orderId: order.id,
+        orderNo: order.order_no,
+        payType: order.pay_type ?? undefined,
+        at,
+      });
+    }
+    if (credited > 0) profited.push(order.id);
+    const net = Number(order.money) - credited;
+    movements.push({
+      agentId: Number(order.agent_id),
+      kind: "order_income",
+      amount: net,
+      balance: net,
+      revenue: net,
+      orderId: order.id,
+      orderNo: order.order_no,
+      payType: order.pay_type ?? undefined,
+      at,
+    });
+  }
+  if (records[0].length) {
+    await tx.query(
+      `insert into ${q("profit_record")} (order_no, order_id, agent_id, agent_path, page_id, machine_id, application_id, amount, status, type, refunded_amount, created_at, updated_at)
+       select o, oi, a, ap, p, m, ap2, amt, st, 'normal', 0, at, at
+         from unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], $10::timestamptz[])
+           as r(o, oi, a, ap, p, m, ap2, amt, st, at)`,
+      records,
+    );
+  }
+  if (profited.length) await tx.query(`update ${q("order")} set is_profit = 1 where id = any($1)`, [profited]);
+  await post(tx, movements);
+  return orders.length;
+}
+
+export interface RefundStep {
+  orderId: number;
+  /** The order's refunded total before and after this refund, in minor units. */
+  before: number;
+  after: number;
+  at?: string;
+}
+
+/**
+ * Reverses, for each refund step, what the order's payment credited, in proportion to the refunded part
+ * of the order: each shared profit share is reversed to round(share × refunded / paid), the owner bears
+ * the rest of the refund. A full refund marks every profit record of the order refunded.
+ */
+export async function recordRefunds(tx: Queryable, steps: RefundStep[]): Promise<void> {
+  const effective = steps.filter((s) => s.after > s.before);
+  if (effective.length === 0) return;
+  const ids = effective.map((s) => s.orderId);
+  const { rows: orders } = await tx.query<{
+    id: number;
+    order_no: string;
+    agent_id: number;
+    money: number;
+    pay_type: number | null;
+  }>(`select id, order_no, agent_id, money, pay_type from ${q("order")} where id = any($1)`, [ids]);
+  const orderOf = new Map(orders.map((o) => [Number(o.id), o]));
+  const { rows: shares } = await tx.query<{
+    id: number;
+    order_id: number;
+    agent_id: number;
+    amount: number;
+    refunded_amount: number | null;
+    status: string;
+  }>(
+    `select id, order_id, agent_id, amount, refunded_amount, status from ${q("profit_record")}
+      where order_id = any($1) and type = 'normal' order by id`,
+    [ids],
+  );
+  const movements: Movement[] = [];
+  const updates: [number[], number[], string[]] = [[], [], []];
+  for (const step of effective) {
+    const order = orderOf.get(step.orderId)!;
+    const money = Number(order.money);
+    const full = step.after >= money;
+    const at = step.at ?? new Date().toISOString();
+    let reversed = 0;
+    for (const share of shares.filter((s) => Number(s.order_id) === step.orderId)) {
+      const done = Number(share.refunded_amount ?? 0);
+      const target =
+        share.status === "not_shared"
+          ? 0
+          : full
+            ? Number(share.amount)
+            : Math.round((Number(share.amount) * step.after) / money);
+      const delta = Math.max(0, target - done);
+      updates[0].push(Number(share.id));
+      updates[1].push(done + delta);
+      updates[2].push(full ? "refunded" : share.status);
+      if (delta === 0) continue;
+      reversed += delta;
+      movements.push({
+        agentId: Number(share.agent_id),
+        kind: "profit_reversal",
+        amount: delta,
+        balance: -delta,
+        revenue: -delta,
+        orderId: step.orderId,
+        orderNo: order.order_no,
+        at,
+      });
+    }
+    const owner = step.after - step.before - reversed;
+    movements.push({
+      agentId: Number(order.agent_id),
+      kind: "refund",
+      amount: owner,
+      balance: -owner,
+      revenue: -owner,
+      orderId: step.orderId,
+      orderNo: order.order_no,
+      payType: order.pay_type ?? undefined,
+      at,
+    });
+  }
+  if (updates[0].length)
+    await tx.query(
+      `update ${q("profit_record")} p set refunded_amount = u.done, status = u.status, updated_at = now(), version = version + 1
+         from unnest($1::bigint[], $2::bigint[], $3::text[]) as u(id, done, status) where p.id = u.id`,
+      updates,
+    );
+  await post(tx, movements);
+}

@@ -1,0 +1,133 @@
+// Withdrawals: the request moves the amount from the agent's balance to its pending figure at once;
+// refusing returns it; confirming the payout pays out the amount less the fee (both recorded). Each is
+// the side effect of its state change, in its transaction, so it happens exactly once.
+import type { Queryable } from "../../db/db.ts";
+import { q } from "../../db/migrate.ts";
+import type { Ctx } from "../../entities/context.ts";
+import type { TransitionEffect } from "../../entities/domain.ts";
+import type { Row } from "../../entities/repository.ts";
+import { forbidden } from "../../http/errors.ts";
+import { post } from "./ledger.ts";
+
+export interface WithdrawalRequest {
+  amount: number;
+  legal_name: string;
+  payout_method: string;
+  account_number: string;
+  bank_name?: string;
+  province?: string;
+  city?: string;
+  branch?: string;
+  source?: string;
+  remark?: string;
+}
+
+/** The fee of a withdrawal: the system settings' withdraw fee (a fraction), rounded to the minor unit. */
+async function feeOf(tx: Queryable, amount: number): Promise<number> {
+  const { rows } = await tx.query<{ withdraw_fee: number | null }>(
+    `select withdraw_fee from ${q("system_setting")} where singleton_key = 'global'`,
+  );
+  return Math.round(amount * Number(rows[0]?.withdraw_fee ?? 0));
+}
+
+/** A new withdrawal of the agent's, pending review; its amount leaves the balance for the pending figure. */
+export async function requestWithdrawal(
+  tx: Queryable,
+  agent: { id: number; path: string },
+  request: WithdrawalRequest,
+  at = new Date(),
+): Promise<Row> {
+  const fee = await feeOf(tx, request.amount);
+  const { rows } = await tx.query<Row>(
+    `insert into ${q("withdrawal")} (agent_id, agent_path, legal_name, amount, fee, final_amount, request_time, payout_method,
+                                     bank_name, province, city, account_number, branch, remark, status, source, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending', $15, $7, $7) returning *`,
+    [
+      agent.id,
+      agent.path,
+      request.legal_name,
+      request.amount,
+      fee,
+      request.amount - fee,
+      at.toISOString(),
+      request.payout_method,
+      request.bank_name ?? null,
+      request.province ?? null,
+      request.city ?? null,
+      request.account_number,
+      request.branch ?? null,
+      request.remark ?? null,
+      request.source ?? "earnings",
+    ],
+  );
+  const withdrawal = rows[0];
+  await post(tx, [
+    {
+      agentId: agent.id,
+      kind: "withdrawal_request",
+      amount: request.amount,
+      balance: -request.amount,
+      frozen: request.amount,
+      withdrawalId: Number(withdrawal.id),
+      at: at.toISOString(),
+    },
+  ]);
+  return withdrawal;
+}
+
+/**
+ * An agent never reviews its own withdrawal, whatever its role allows; the platform admin reviews
+ * every request (there is nobody above it).
+ */
+export const notOwnEffect: TransitionEffect = async (ctx, { after }) => {
+  if (!ctx.principal.isAdmin && Number(after.agent_id) === ctx.principal.agentId) throw forbidden();
+};
+
+/** refuse: the pending amount goes back to the balance. */
+export const refuseEffect: TransitionEffect = async (ctx, change) => {
+  await notOwnEffect(ctx, change);
+  const { after } = change;
+  await post(ctx.tx, [
+    {
+      agentId: Number(after.agent_id),
+      kind: "withdrawal_refused",
+      amount: Number(after.amount),
+      balance: Number(after.amount),
+      frozen: -Number(after.amount),
+      withdrawalId: Number(after.id),
+      remark: String(after.refuse_reason ?? ""),
+    },
+  ]);
+};
+
+/** confirm: the payout (amount less fee) and the fee leave the pending figure; the payout time is set. */
+export const confirmEffect: TransitionEffect = async (ctx, change) => {
+  await notOwnEffect(ctx, change);
+  const { after } = change;
+  const fee = Number(after.fee ?? 0);
+  const paid = Number(after.amount) - fee;
+  await post(ctx.tx, [
+    {
+      agentId: Number(after.agent_id),
+      kind: "withdrawal_payout",
+      amount: paid,
+      frozen: -paid,
+      withdrawalId: Number(after.id),
+    },
+    {
+      agentId: Number(after.agent_id),
+      kind: "withdrawal_fee",
+      amount: fee,
+      frozen: -fee,
+      withdrawalId: Number(after.id),
+    },
+  ]);
+  const { rows } = await ctx.tx.query<Row>(
+    `update ${q("withdrawal")} set paid_time = now(), final_amount = $2 where id = $1 returning *`,
+    [after.id, paid],
+  );
+  return rows[0];
+};
+
+/** The agent a withdrawal request is made for: the caller's own account (an operator has none). */
+export const requesterOf = (ctx: Ctx) => ({ id: ctx.principal.agentId, path: ctx.principal.agentPath });

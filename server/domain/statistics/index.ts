@@ -1,0 +1,198 @@
+// The home statistics (SPEC §1 and §7): figures of the caller's business, that is its own and its
+// subordinates' (the admin's: everything). Each figure has one definition shared with the lists and
+// the ledger:
+//   orders     orders placed on the business day (the order list filtered to that day counts the same)
+//   turnover   what paid orders (refunded or not) were paid, by the day they were placed
+//   refunds    what was refunded of those orders
+//   revenue    the ledger's revenue entries on the day (income less refunds and reversals, deliveries)
+// Days and periods are business days (server/db/rollups.ts). Counts and sums come from the daily
+// roll-ups, kept exact by triggers, so no call reads the orders themselves.
+import { q } from "../../db/migrate.ts";
+import { businessDay } from "../../db/rollups.ts";
+import { can, sqlOf, type Ctx } from "../../entities/context.ts";
+import { defineArea } from "../area.ts";
+
+/** The caller's subtree as a LIKE pattern on agent_path; null for the platform admin (everything). */
+const subtree = (ctx: Ctx): string | null => (ctx.principal.isAdmin ? null : `${ctx.principal.agentPath}%`);
+
+/** Today's business day, in SQL. */
+const TODAY = businessDay("now()");
+
+interface Figures {
+  orders: number;
+  turnover: number;
+  refunds: number;
+  revenue: number;
+}
+
+const num = (value: unknown) => Number(value ?? 0);
+
+/** Out of stock: the device's state as the devices area works it out (one definition, used by the map too). */
+const OUT_OF_STOCK = `status = 'out_of_stock'`;
+
+export const statistics = defineArea({
+  name: "statistics",
+  handlers: {
+    async "statistics-total"({ ctx }) {
+      const db = sqlOf(ctx);
+      const path = subtree(ctx);
+      const periods = `(values ('today', ${TODAY}, ${TODAY}), ('yesterday', ${TODAY} - 1, ${TODAY} - 1),
+                              ('week', date_trunc('week', ${TODAY})::date, ${TODAY}),
+                              ('month', date_trunc('month', ${TODAY})::date, ${TODAY})) as p(name, first, last)`;
+      const { rows: orderRows } = await db.query<Record<string, unknown>>(
+        `select p.name, coalesce(sum(s.orders), 0) as orders, coalesce(sum(s.turnover), 0) as turnover,
+                coalesce(sum(s.refunds), 0) as refunds
+           from ${periods}
+           left join stat_order_day s on s.day between p.first and p.last and ($1::text is null or s.agent_path like $1)
+          group by p.name`,
+        [path],
+      );
+      const { rows: revenueRows } = await db.query<Record<string, unknown>>(
+        `select p.name, coalesce(sum(s.revenue), 0) as revenue
+           from ${periods}
+           left join stat_revenue_day s on s.day between p.first and p.last and ($1::text is null or s.agent_path like $1)
+          group by p.name`,
+        [path],
+      );
+      const periodsOut: Record<string, Figures> = {};
+      for (const row of orderRows)
+        periodsOut[String(row.name)] = {
+          orders: num(row.orders),
+          turnover: num(row.turnover),
+          refunds: num(row.refunds),
+          revenue: num(revenueRows.find((r) => r.name === row.name)?.revenue),
+        };
+      const { rows: totals } = await db.query<Record<string, unknown>>(
+        `select (select coalesce(sum(orders), 0) from stat_order_day where $1::text is null or agent_path like $1) as orders,
+                (select coalesce(sum(turnover), 0) from stat_order_day where $1::text is null or agent_path like $1) as turnover,
+                (select coalesce(sum(total_revenue), 0) from ${q("agent")}
+                  where deleted_at is null and ($1::text is null or agent_path like $1)) as revenue,
+                (select count(*) from ${q("machine")} where deleted_at is null and ($1::text is null or agent_path like $1)) as devices,
+                (select count(*) from ${q("agent")}
+                  where deleted_at is null and id <> $2 and ($1::text is null or agent_path like $1)) as team,
+                (select count(distinct openid) from ${q("scan_record")} where $1::text is null or agent_path like $1) as members,
+                ${TODAY}::text as day`,
+        [path, ctx.principal.agentId],
+      );
+      const t = totals[0];
+      return {
+        periods: periodsOut,
+        totals: { orders: num(t.orders), turnover: num(t.turnover), revenue: num(t.revenue) },
+        devices: num(t.devices),
+        team: num(t.team),
+        members: num(t.members),
+        day: String(t.day),
+      };
+    },
+
+    async "statistics-trade"({ ctx, input }) {
+      const days = input.days ?? 7;
+      const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(
+        `with d as (select generate_series(${TODAY} - ($2::int - 1), ${TODAY}, interval '1 day')::date as day),
+              o as (select day, sum(orders) as orders, sum(turnover) as turnover, sum(refunds) as refunds
+                      from stat_order_day where day > ${TODAY} - $2::int and ($1::text is null or agent_path like $1)
+                     group by day),
+              r as (select day, sum(revenue) as revenue from stat_revenue_day
+                     where day > ${TODAY} - $2::int and ($1::text is null or agent_path like $1) group by day)
+         select d.day::text as day, coalesce(o.orders, 0) as orders, coalesce(o.turnover, 0) as turnover,
+                coalesce(o.refunds, 0) as refunds, coalesce(r.revenue, 0) as revenue
+           from d left join o on o.day = d.day left join r on r.day = d.day order by d.day`,
+        [subtree(ctx), days],
+      );
+      return rows.map((r) => ({
+        day: String(r.day),
+        orders: num(r.orders),
+        turnover: num(r.turnover),
+        refunds: num(r.refunds),
+        revenue: num(r.revenue),
+      }));
+    },
+
+    async "statistics-order"({ ctx, input }) {
+      const days = input.days ?? 30;
+      // One pass over the mix roll-up, the three splits at once.
+      const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(
+        `select dimension, key, sum(orders) as orders, sum(turnover) as turnover
+           from stat_order_mix where day > ${TODAY} - $2::int and ($1::text is null or agent_path like $1)
+          group by dimension, key having sum(orders) <> 0 order by dimension, 3 desc, key`,
+        [subtree(ctx), days],
+      );
+      const by = (dimension: string) =>
+        rows
+          .filter((r) => r.dimension === dimension)
+          .map((r) => ({
+            key: dimension === "pay_type" ? Number(r.key) : String(r.key),
+            orders: num(r.orders),
+            turnover: num(r.turnover),
+          }));
+      return { kinds: by("kind"), pay_types: by("pay_type"), statuses: by("status") };
+    },
+
+    async "statistics-line-machine"({ ctx }) {
+      // One row per device, as columns: the map draws 100,000 points from arrays without objects.
+      const { rows } = await sqlOf(ctx).query<Record<string, unknown[]>>(
+        `select coalesce(array_agg(m.id order by m.id), '{}') as id,
+                coalesce(array_agg(m.mac_name order by m.id), '{}') as mac_name,
+                coalesce(array_agg(m.kind order by m.id), '{}') as kind,
+                coalesce(array_agg(m.status order by m.id), '{}') as status,
+                coalesce(array_agg(s.longitude order by m.id), '{}') as longitude,
+                coalesce(array_agg(s.latitude order by m.id), '{}') as latitude
+           from ${q("machine")} m join ${q("shop")} s on s.id = m.shop_id
+          where m.deleted_at is null and s.longitude is not null and s.latitude is not null
+            and ($1::text is null or m.agent_path like $1)`,
+        [subtree(ctx)],
+      );
+      const r = rows[0];
+      return {
+        id: r.id.map(Number),
+        mac_name: r.mac_name,
+        kind: r.kind,
+        status: r.status,
+        longitude: r.longitude.map(Number),
+        latitude: r.latitude.map(Number),
+      };
+    },
+
+    async "statistics-dealt"({ ctx }) {
+      const path = subtree(ctx);
+      const count = async (permission: string, sql: string) => {
+        if (!can(ctx.principal, permission)) return -1;
+        const { rows } = await sqlOf(ctx).query<{ n: number }>(
+          `select count(*)::int as n from ${sql} and ($1::text is null or agent_path like $1)`,
+          [path],
+        );
+        return rows[0].n;
+      };
+      return {
+        refund_requests: await count("order.list", `${q("order")} where pay_status = 'refund_requested'`),
+        work_orders: await count("service_order.list", `${q("service_order")} where status = 'pending'`),
+        out_of_stock: await count("machine.list", `${q("machine")} where deleted_at is null and ${OUT_OF_STOCK}`),
+        withdrawals: await count("withdrawal.list", `${q("withdrawal")} where status = 'pending'`),
+      };
+    },
+
+    async "statistics-manage"({ ctx }) {
+      // The team: direct sub-agents, each with its whole subtree's figures.
+      const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(
+        `select a.id, a.nickname, coalesce(a.withdrawable, 0) as withdrawable,
+                (select count(*) from ${q("machine")} m where m.deleted_at is null and m.agent_path like a.agent_path || '%') as devices,
+                (select coalesce(sum(s.turnover), 0) from stat_order_day s
+                  where s.agent_path like a.agent_path || '%' and s.day >= date_trunc('month', ${TODAY})::date) as turnover,
+                (select coalesce(sum(r.revenue), 0) from stat_revenue_day r
+                  where r.agent_path like a.agent_path || '%' and r.day >= date_trunc('month', ${TODAY})::date) as revenue
+           from ${q("agent")} a
+          where a.deleted_at is null and a.pid = $1
+          order by 5 desc, a.id`,
+        [ctx.principal.agentId],
+      );
+      return rows.map((r) => ({
+        id: num(r.id),
+        nickname: String(r.nickname),
+        devices: num(r.devices),
+        turnover: num(r.turnover),
+        revenue: num(r.revenue),
+        withdrawable: num(r.withdrawable),
+      }));
+    },
+  },
+});

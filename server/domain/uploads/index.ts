@@ -1,0 +1,285 @@
+// File uploads for the fields whose schema carries x-upload. POST /merchant/upload checks that the caller
+// may write the entity, the size against the field's maxBytes and the content by its magic bytes (the
+// client's file name and type are never trusted), and stores the file under a random name. Public files
+// are served from /uploads/ with headers that keep an uploaded SVG or HTML from running script; private
+// ones (certificates) live outside that folder and are never served. The demo seed's images point at
+// /uploads/demo/...: a generated placeholder answers for each one that does not exist.
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { fileTypeFromBuffer } from "file-type";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { JsonSchemaNode, XUpload } from "../../../src/schema/types.ts";
+import { can } from "../../entities/context.ts";
+import { models, resolveNode } from "../../entities/model.ts";
+import { badRequest, forbidden } from "../../http/errors.ts";
+import { languageOf, translate, type Language } from "../../http/i18n.ts";
+import { defineArea, type Area } from "../area.ts";
+
+/** The upload rules of a property: its own x-upload, or its items' (a list of images). */
+function uploadOf(node: JsonSchemaNode): XUpload | undefined {
+  const resolved = resolveNode(node);
+  if (resolved["x-upload"]) return resolved["x-upload"];
+  const items = resolved.items;
+  if (!items) return undefined;
+  // An item defined in defs.json points at its sibling definitions with a local $ref.
+  return resolveNode(items.$ref?.startsWith("#/definitions/") ? { ...items, $ref: `defs${items.$ref}` } : items)[
+    "x-upload"
+  ];
+}
+
+/** entity -> top-level field -> its upload rules, for every stored entity. */
+const UPLOAD_FIELDS: ReadonlyMap<string, ReadonlyMap<string, XUpload>> = new Map(
+  [...models.values()].map((model) => [
+    model.name,
+    new Map(
+      Object.entries(model.schema.properties).flatMap(([name, node]) => {
+        const upload = uploadOf(node);
+        return upload ? [[name, upload] as const] : [];
+      }),
+    ),
+  ]),
+);
+
+/** The multipart limit: the largest file any field takes. Each upload is then held to its own field's. */
+export const MAX_UPLOAD_BYTES = Math.max(
+  ...[...UPLOAD_FIELDS.values()].flatMap((fields) => [...fields.values()].map((u) => u.maxBytes)),
+);
+
+/** Whoever may create or change the entity's records may upload its files. */
+const WRITE_OPERATIONS = ["add", "update", "set"];
+
+/** Headers of everything under /uploads/: the browser takes the type as sent and runs nothing. */
+const SAFE_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; sandbox",
+};
+
+const isPrivate = (upload: XUpload) => upload.private === true || upload.kind === "certificate";
+
+const uploadError = (lng: Language, field: "entity" | "field" | "file", key: string, params = {}) =>
+  badRequest([{ field, keyword: key, message: translate(lng, `errors:${key}`, params) }]);
+
+const sizeText = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : `${+(bytes / 1024).toFixed(1)} KB`;
+
+/** What a person calls a type: PNG, MP3, P12; a certificate's plain bytes are DER. */
+function typeLabel(mime: string, upload: XUpload): string {
+  const labels: Record<string, string> = {
+    "audio/mpeg": "MP3",
+    "application/x-pkcs12": "P12",
+    "application/x-pem-file": "PEM",
+    "application/octet-stream": upload.kind === "certificate" ? "DER" : "BIN",
+  };
+  return labels[mime] ?? mime.replace(/^.*\/(x-)?/, "").toUpperCase();
+}
+
+interface FileType {
+  mime: string;
+  ext: string;
+}
+
+/**
+ * A certificate by its content, since file-type knows neither PEM nor PKCS#12: PEM is ASCII text
+ * opening with -----BEGIN, DER (a .p12, .cer or .key) is an ASN.1 SEQUENCE, first byte 0x30; a PKCS#12
+ * file's SEQUENCE then opens with its version, the INTEGER 3.
+ */
+function certificateType(data: Buffer): FileType | undefined {
+  const text = data.every((b) => b === 9 || b === 10 || b === 13 || (b >= 32 && b < 127));
+  if (text && /^\s*-----BEGIN [A-Z0-9 ]+-----/.test(data.toString("latin1")))
+    return { mime: "application/x-pem-file", ext: "pem" };
+  if (data[0] !== 0x30 || data.length < 4) return undefined;
+  const lengthBytes = data[1] & 0x80 ? data[1] & 0x7f : 0;
+  const version = data.subarray(2 + lengthBytes, 5 + lengthBytes);
+  if (version.equals(Buffer.from([0x02, 0x01, 0x03]))) return { mime: "application/x-pkcs12", ext: "p12" };
+  return { mime: "application/octet-stream", ext: "der" };
+}
+
+async function detect(data: Buffer, upload: XUpload): Promise<FileType | undefined> {
+  if (upload.kind === "certificate") return certificateType(data);
+  // Bytes nothing recognises are accepted only where application/octet-stream is.
+  return (await fileTypeFromBuffer(data)) ?? { mime: "application/octet-stream", ext: "bin" };
+}
+
+/** The one file part named "file", read up to the field's limit. */
+async function readUpload(request: FastifyRequest, upload: XUpload, lng: Language): Promise<Buffer> {
+  if (!request.isMultipart()) throw uploadError(lng, "file", "uploadMissing");
+  const { RequestFileTooLargeError, FilesLimitError } = request.server.multipartErrors;
+  let data: Buffer | undefined;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: upload.maxBytes } })) {
+      if (part.type !== "file") continue;
+      if (part.fieldname === "file") data = await part.toBuffer();
+      else part.file.resume(); // not ours: drained, so the parser reaches the end
+    }
+  } catch (error) {
+    if (error instanceof RequestFileTooLargeError)
+      throw uploadError(lng, "file", "uploadSize", { limit: sizeText(upload.maxBytes) });
+    if (error instanceof FilesLimitError) throw uploadError(lng, "file", "uploadMany");
+    throw error;
+  }
+  if (!data?.length) throw uploadError(lng, "file", "uploadMissing");
+  return data;
+}
+
+/** A string hash (FNV-1a), to pick a placeholder's colour and shape from its path. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+function hsl(h: number, s: number, l: number): string {
+  const a = (s / 100) * Math.min(l / 100, 1 - l / 100);
+  const channel = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const value = l / 100 - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(value * 255)
+      .toString(16)
+      .padStart(2, "0");
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`;
+}
+
+const escapeXml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
+
+const SHAPES = [
+  // a box
+  '<rect x="115" y="95" width="170" height="200" rx="26"/>',
+  // a bottle
+  '<path d="M172 62h56v44c30 13 46 36 46 66v106a22 22 0 0 1-22 22H148a22 22 0 0 1-22-22V172c0-30 16-53 46-66z"/>',
+  // a round tin, from above
+  '<circle cx="200" cy="190" r="104"/>',
+];
+
+/**
+ * A product-photo-like stand-in for a missing demo image: a soft colour and a shape chosen from the path,
+ * the initials on the shape and the file's name under it. Same path, same picture.
+ */
+function placeholderSvg(path: string): string {
+  let name = path.split("/").pop() ?? "";
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // left as it came
+  }
+  const words = name
+    .replace(/\.[^.]*$/, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  // Letters as a reader sees them (a Thai vowel mark stays on its consonant).
+  const graphemes = (word = "") => [...new Intl.Segmenter().segment(word)].map((g) => g.segment);
+  const named = words.filter((w) => /^\p{L}/u.test(w));
+  const initials = (
+    named.length > 1
+      ? graphemes(named[0])[0] + graphemes(named[1])[0]
+      : graphemes(named[0] ?? words[0] ?? "?")
+          .slice(0, 2)
+          .join("")
+  ).toUpperCase();
+  let caption = words.join(" ");
+  caption = caption.length > 26 ? `${caption.slice(0, 25)}…` : caption;
+  caption = caption.charAt(0).toUpperCase() + caption.slice(1);
+  const h = hash(path);
+  const hue = h % 360;
+  const font = `font-family="'Noto Sans', 'Helvetica Neue', Arial, sans-serif"`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 400 400" role="img" aria-label="${escapeXml(caption)}">` +
+    `<rect width="400" height="400" fill="${hsl(hue, 60, 94)}"/>` +
+    `<ellipse cx="200" cy="318" rx="112" ry="13" fill="${hsl(hue, 25, 84)}"/>` +
+    `<g fill="${hsl(hue, 52, 78)}">${SHAPES[(h >>> 9) % SHAPES.length]}</g>` +
+    `<text x="200" y="192" text-anchor="middle" dominant-baseline="central" ${font} font-size="60" font-weight="700" fill="${hsl(hue, 40, 32)}">${escapeXml(initials)}</text>` +
+    `<text x="200" y="364" text-anchor="middle" ${font} font-size="22" fill="${hsl(hue, 22, 36)}">${escapeXml(caption)}</text>` +
+    `</svg>`
+  );
+}
+
+const DEMO_IMAGE = /^\/uploads\/demo\/.+\.(png|jpe?g|gif|webp|svg)$/i;
+
+/** Nothing at that path: a placeholder for a demo image, 404 for anything else. */
+function missingUpload(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split("?")[0];
+  if ((request.method === "GET" || request.method === "HEAD") && DEMO_IMAGE.test(path)) {
+    return reply
+      .headers({
+        ...SAFE_HEADERS,
+        "content-type": "image/svg+xml; charset=utf-8",
+        "cache-control": "public, max-age=86400",
+      })
+      .send(placeholderSvg(path));
+  }
+  const lng = languageOf(request.headers.locale);
+  return reply.status(404).send({ code: 404, message: translate(lng, "errors:fileNotFound"), data: null });
+}
+
+/**
+ * POST /merchant/upload and GET /uploads/*. Public files go to uploadDir, private ones to its sibling
+ * private/. Without an uploadDir (tests, in-memory database) both live in a fresh temporary folder,
+ * removed when the app closes.
+ */
+export function uploads(uploadDir?: string): Area {
+  let publicDir = uploadDir;
+  let temporary: string | undefined;
+  if (!publicDir) {
+    temporary = mkdtempSync(join(tmpdir(), "merchant-uploads-"));
+    publicDir = join(temporary, "uploads");
+  }
+  const privateDir = join(dirname(publicDir), "private");
+  mkdirSync(publicDir, { recursive: true });
+  mkdirSync(privateDir, { recursive: true });
+
+  return defineArea({
+    name: "uploads",
+    handlers: {
+      async upload({ ctx, input, request }) {
+        const model = models.get(input.entity);
+        if (!model) throw uploadError(ctx.lng, "entity", "uploadEntity");
+        if (!WRITE_OPERATIONS.some((op) => can(ctx.principal, `${model.name}.${op}`))) throw forbidden();
+        const upload = UPLOAD_FIELDS.get(model.name)?.get(input.field);
+        if (!upload) throw uploadError(ctx.lng, "field", "uploadField");
+
+        const data = await readUpload(request, upload, ctx.lng);
+        const type = await detect(data, upload);
+        if (!type || !upload.accept.includes(type.mime)) {
+          const accept = [...new Set(upload.accept.map((mime) => typeLabel(mime, upload)))].join(", ");
+          throw uploadError(ctx.lng, "file", "uploadFormat", { accept });
+        }
+        const month = new Date().toISOString().slice(0, 7);
+        const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
+        const root = isPrivate(upload) ? privateDir : publicDir;
+        await mkdir(join(root, model.name, month), { recursive: true });
+        await writeFile(join(root, path), data, { flag: "wx" });
+        const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
+        return { url, size: data.length, mime: type.mime };
+      },
+    },
+    setup(app: FastifyInstance) {
+      if (temporary) {
+        const folder = temporary;
+        app.addHook("onClose", async () => rmSync(folder, { recursive: true, force: true }));
+      }
+      // Its own prefix, so that its not-found handler (placeholders, 404) owns every miss under /uploads.
+      app.register(
+        async (scope) => {
+          await scope.register(fastifyStatic, {
+            root: publicDir,
+            prefix: "/",
+            decorateReply: false,
+            index: false,
+            dotfiles: "ignore",
+            // Names are random and never reused.
+            maxAge: 365 * 86_400_000,
+            immutable: true,
+            setHeaders: (reply) => reply.headers(SAFE_HEADERS),
+          });
+          scope.setNotFoundHandler(missingUpload);
+        },
+        { prefix: "/uploads" },
+      );
+    },
+  });
+}

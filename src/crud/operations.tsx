@@ -1,0 +1,214 @@
+// Operations on an entity's screens (DESIGN §9): a button for each operation its declaration places on a
+// row, on the selected rows or in the toolbar, offered only to users with its permission and, on a row,
+// only when the record's fields allow it (`when`). An operation with input opens a dialog generated from
+// its input schema, with the record's summary above it; every confirmation names the action and the
+// record. Afterwards lists, details, relation titles and histories reload, so the new state shows at once.
+import { Alert, App, Button, Descriptions, Modal, Space } from "antd";
+import i18n from "i18next";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api, type ApiError } from "../app/api.ts";
+import { allowed } from "../app/providers/access-control.ts";
+import { operationSchemas } from "../generated/operations.ts";
+import type { JsonSchemaOperation } from "../schema/types.ts";
+import { FieldValue } from "./field-value.tsx";
+import { valueText } from "./format.ts";
+import { holds, operationView, type EntityView } from "./model.ts";
+import { formSchema, SchemaForm } from "./schema-form.tsx";
+import { useRefreshAfterAction } from "./refresh.ts";
+
+type Row = Record<string, unknown>;
+export type Placement = "row" | "bulk" | "toolbar";
+
+/** The operations placed on an entity's screens at a placement. */
+export function operationsOf(entity: string, placement: Placement): JsonSchemaOperation[] {
+  return Object.values(operationSchemas).filter(
+    (o) => o["x-operation"].entity === entity && o["x-operation"].ui?.placement === placement,
+  );
+}
+
+/** Those the signed-in user may run (and, on a record, that its state allows). */
+export function usableOperations(entity: string, placement: Placement, record?: Row): JsonSchemaOperation[] {
+  return operationsOf(entity, placement).filter(
+    (o) => allowed(o["x-operation"].permission) && (!record || holds(record, o["x-operation"].ui?.when)),
+  );
+}
+
+/** The words of a record in messages: its title field's value, or its number. */
+export const recordTitle = (view: EntityView, record: Row): string =>
+  view.titleField && record[view.titleField] !== undefined && record[view.titleField] !== null
+    ? String(record[view.titleField])
+    : `#${String(record.id)}`;
+
+/**
+ * "Refund order “202611…”?", naming the record and the action: the operation's own confirmation text
+ * when it has one (its summary fields and the title offered to it), else the common one.
+ */
+export function confirmationText(
+  view: EntityView,
+  action: string,
+  target: { record?: Row; count?: number },
+  own?: { key: string; fields: string[] },
+): string {
+  const lng = i18n.resolvedLanguage ?? "en";
+  const entity = i18n.t(`${view.name}:name`);
+  if (target.record) {
+    const title = recordTitle(view, target.record);
+    if (own && i18n.exists(own.key)) {
+      const values: Record<string, string> = { title };
+      for (const name of own.fields) {
+        const field = view.byName.get(name);
+        if (field) values[name] = valueText(field, target.record[name], lng);
+      }
+      return i18n.t(own.key, values);
+    }
+    return i18n.t("common:confirm.operation", { action, entity, title });
+  }
+  if (target.count !== undefined)
+    return i18n.t("common:confirm.operationMany", { action, entity, count: target.count });
+  return i18n.t("common:confirm.operationNone", { action, entity });
+}
+
+interface Props {
+  view: EntityView;
+  operation: JsonSchemaOperation;
+  /** A row operation's record. */
+  record?: Row;
+  /** A bulk operation's selected ids. */
+  ids?: number[];
+  size?: "small" | "middle";
+  type?: "link" | "default" | "primary";
+  onDone?: () => void;
+}
+
+export function OperationButton({ view, operation, record, ids, size = "small", type = "link", onDone }: Props) {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const refresh = useRefreshAfterAction();
+  const [open, setOpen] = useState(false);
+  const [errors, setErrors] = useState<ApiError>();
+  /** The dialog's starting values: empty, or what ui.load answers for the record (its current settings). */
+  const [initial, setInitial] = useState<Row>();
+  const x = operation["x-operation"];
+  const ui = x.ui!;
+  const input = useMemo(() => operationView(operation), [operation]);
+  const base = input.base;
+  const action = t(`${base}name`);
+  // The dialog asks only what the caller chooses: the record(s) it acts on come from the screen.
+  const schema = useMemo(() => {
+    const full = formSchema(input, "create");
+    const { id: _id, ...properties } = full.properties as Row;
+    return { ...full, properties, required: ((full.required as string[]) ?? []).filter((f) => f !== "id") };
+  }, [input]);
+  const asks = Object.keys(schema.properties as Row).length > 0;
+  const confirmText = confirmationText(
+    view,
+    action,
+    { record, count: ids?.length },
+    {
+      key: `${base}confirm`,
+      fields: ui.summary ?? [],
+    },
+  );
+
+  const run = async (values: Row) => {
+    const payload: Row = { ...values };
+    if (record) payload.id = record.id;
+    if (ids) payload.id = ids;
+    await api(operation.$id, {
+      base: x.basePath ?? "/merchant",
+      method: x.method,
+      ...(x.method === "POST" ? { body: payload } : { query: payload as never }),
+    });
+    message.success(i18n.exists(`${base}success`) ? t(`${base}success`) : t("messages.actionSuccess", { action }));
+    await refresh();
+    onDone?.();
+  };
+
+  const start = async () => {
+    if (asks) {
+      setErrors(undefined);
+      if (ui.load && record) {
+        const loader = operationSchemas[ui.load as keyof typeof operationSchemas];
+        try {
+          const { id: _id, ...loaded } = await api<Row>(ui.load, {
+            base: loader["x-operation"].basePath ?? "/merchant",
+            query: { id: record.id as number },
+          });
+          setInitial(loaded);
+        } catch (error) {
+          message.error((error as ApiError).message);
+          return;
+        }
+      } else setInitial({});
+      setOpen(true);
+      return;
+    }
+    modal.confirm({
+      title: action,
+      content: confirmText,
+      okText: action,
+      cancelText: t("actions.cancel"),
+      okButtonProps: { danger: ui.danger },
+      onOk: () => run({}).catch((error: ApiError) => message.error(error.message)),
+    });
+  };
+
+  const disabled = ids !== undefined && ids.length === 0;
+  return (
+    <>
+      <Button size={size} type={type} danger={ui.danger} disabled={disabled} onClick={() => void start()}>
+        {action}
+      </Button>
+      {open && (
+        <Modal open title={action} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
+          {record && ui.summary?.length ? (
+            <Descriptions size="small" column={1} bordered className="operation-summary">
+              {ui.summary.map((name) => {
+                const field = view.byName.get(name);
+                return field ? (
+                  <Descriptions.Item key={name} label={t(field.label)}>
+                    <FieldValue field={field} value={record[name]} />
+                  </Descriptions.Item>
+                ) : null;
+              })}
+            </Descriptions>
+          ) : null}
+          {(ui.confirm || ui.danger) && (
+            <Alert className="operation-confirm" type={ui.danger ? "warning" : "info"} showIcon message={confirmText} />
+          )}
+          <SchemaForm
+            view={input}
+            schema={schema}
+            initial={initial ?? {}}
+            serverErrors={errors?.fieldErrors}
+            submitText={action}
+            onCancel={() => setOpen(false)}
+            onSubmit={async (values) => {
+              try {
+                await run(values);
+                setOpen(false);
+              } catch (error) {
+                setErrors(error as ApiError);
+                if (!(error as ApiError).fieldErrors.length) message.error((error as Error).message);
+              }
+            }}
+          />
+        </Modal>
+      )}
+    </>
+  );
+}
+
+/** Every row operation the user may run on the record. */
+export function RowOperations({ view, record, onDone }: { view: EntityView; record: Row; onDone?: () => void }) {
+  const operations = usableOperations(view.name, "row", record);
+  if (operations.length === 0) return null;
+  return (
+    <Space size={0} wrap>
+      {operations.map((operation) => (
+        <OperationButton key={operation.$id} view={view} operation={operation} record={record} onDone={onDone} />
+      ))}
+    </Space>
+  );
+}

@@ -1,0 +1,417 @@
+// The dashboard (SPEC §1), home after sign-in: the figures of this month, this week, today and yesterday;
+// total turnover, revenue and orders; device, team and member counts; the trade trend (7, 30 or 90 days)
+// and the order mix; the to-do list, each item opening its list already filtered; pending withdrawals to
+// approve or refuse; the team; the device map. Each panel shows only what the user may see, and every
+// figure comes from the statistics calls, scoped to the user's subtree on the server.
+import { useQuery } from "@tanstack/react-query";
+import { Card, Col, List, Row, Segmented, Skeleton, Statistic, Table, Tag, Typography } from "antd";
+import { lazy, Suspense, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { api, type ApiError } from "../../app/api.ts";
+import { allowed } from "../../app/providers/access-control.ts";
+import { currentSession } from "../../app/session.ts";
+import { formatMoney } from "../../crud/format.ts";
+import { screenContext } from "../../crud/resource.ts";
+import { StateActions } from "../../crud/state-actions.tsx";
+import { Chart } from "./chart.tsx";
+import { CHART_FONT } from "./echarts.ts";
+import { WITHDRAWAL_QUEUE, TODO_LINKS } from "./links.ts";
+
+const DeviceMap = lazy(() => import("./device-map.tsx").then((m) => ({ default: m.DeviceMap })));
+
+interface Figures {
+  orders: number;
+  turnover: number;
+  refunds: number;
+  revenue: number;
+}
+interface Totals {
+  periods: Record<"today" | "yesterday" | "week" | "month", Figures>;
+  totals: { orders: number; turnover: number; revenue: number };
+  devices: number;
+  team: number;
+  members: number;
+  day: string;
+}
+interface TradeDay extends Figures {
+  day: string;
+}
+interface Mix {
+  key: string | number;
+  orders: number;
+  turnover: number;
+}
+type Row = Record<string, unknown> & { id: number };
+
+const PERIODS = ["today", "yesterday", "week", "month"] as const;
+
+function ErrorText({ error }: { error: unknown }) {
+  return <Typography.Text type="danger">{(error as ApiError).message}</Typography.Text>;
+}
+
+export function Dashboard() {
+  const { t, i18n } = useTranslation(["common", "order", "machine", "withdrawal", "defs"]);
+  const lng = i18n.resolvedLanguage ?? "en";
+  const money = (minor: number) => formatMoney(minor, lng);
+  const session = currentSession();
+  const canOrders = allowed("order.list");
+  const canMap = allowed("machine.list");
+  const canTeam = allowed("agent.list");
+  const canWithdrawals = allowed("withdrawal.list");
+  const canReview = allowed("withdrawal.approve") || allowed("withdrawal.refuse");
+  const [days, setDays] = useState<7 | 30 | 90>(7);
+
+  const totals = useQuery({
+    queryKey: ["statistics", "total"],
+    queryFn: () => api<Totals>("statistics-total"),
+    enabled: canOrders,
+  });
+  const trade = useQuery({
+    queryKey: ["statistics", "trade", days],
+    queryFn: () => api<TradeDay[]>("statistics-trade", { query: { days } }),
+    enabled: canOrders,
+    placeholderData: (previous) => previous,
+  });
+  const mix = useQuery({
+    queryKey: ["statistics", "order", days],
+    queryFn: () => api<{ kinds: Mix[]; pay_types: Mix[]; statuses: Mix[] }>("statistics-order", { query: { days } }),
+    enabled: canOrders,
+    placeholderData: (previous) => previous,
+  });
+  const todo = useQuery({
+    queryKey: ["statistics", "dealt"],
+    queryFn: () => api<Record<keyof typeof TODO_LINKS, number>>("statistics-dealt"),
+  });
+  const team = useQuery({
+    queryKey: ["statistics", "manage"],
+    queryFn: () => api<Row[]>("statistics-manage"),
+    enabled: canTeam,
+  });
+  const pending = useQuery({
+    queryKey: ["statistics", "withdrawals"],
+    queryFn: () =>
+      api<{ list: Row[]; total: number }>("data-withdraw-list", {
+        query: { status: "pending", sort: "request_time", order: "asc", limit: 5 },
+      }),
+    enabled: canWithdrawals,
+  });
+
+  const tradeOption = useMemo(() => {
+    const data = trade.data ?? [];
+    return {
+      textStyle: { fontFamily: CHART_FONT },
+      tooltip: { trigger: "axis", valueFormatter: (v: number) => String(v) },
+      legend: { top: 0, textStyle: { fontFamily: CHART_FONT } },
+      grid: { left: 56, right: 56, top: 36, bottom: 28 },
+      xAxis: { type: "category", data: data.map((d) => d.day.slice(5)) },
+      yAxis: [
+        { type: "value", axisLabel: { formatter: (v: number) => money(v) } },
+        { type: "value", minInterval: 1, splitLine: { show: false } },
+      ],
+      series: [
+        {
+          name: t("common:home.turnover"),
+          type: "line",
+          smooth: true,
+          data: data.map((d) => d.turnover),
+          itemStyle: { color: "#1f6feb" },
+          tooltip: { valueFormatter: (v: number) => money(v) },
+        },
+        {
+          name: t("common:home.revenue"),
+          type: "line",
+          smooth: true,
+          data: data.map((d) => d.revenue),
+          itemStyle: { color: "#2da44e" },
+          tooltip: { valueFormatter: (v: number) => money(v) },
+        },
+        {
+          name: t("common:home.orders"),
+          type: "bar",
+          yAxisIndex: 1,
+          data: data.map((d) => d.orders),
+          itemStyle: { color: "#d0d7de" },
+          barMaxWidth: 18,
+        },
+      ],
+    };
+  }, [trade.data, lng, t]);
+
+  const mixOption = useMemo(() => {
+    const kinds = mix.data?.kinds ?? [];
+    return {
+      textStyle: { fontFamily: CHART_FONT },
+      tooltip: { trigger: "item" },
+      legend: { bottom: 0, textStyle: { fontFamily: CHART_FONT } },
+      series: [
+        {
+          type: "pie",
+          radius: ["42%", "68%"],
+          center: ["50%", "44%"],
+          label: { show: false },
+          data: kinds.map((k) => ({
+            name: k.key ? t(`order:enum.device_kind.${k.key}`) : t("common:home.unknownKind"),
+            value: k.orders,
+          })),
+        },
+      ],
+    };
+  }, [mix.data, lng, t]);
+
+  const withdrawals = useMemo(() => screenContext("data_withdrawal_review"), []);
+
+  return (
+    <div className="home-page dashboard">
+      <div className="dashboard-head">
+        <Typography.Title level={3} className="home-greeting">
+          {t("common:home.greeting", { name: session?.user.nickname ?? "" })}
+        </Typography.Title>
+        {totals.data && (
+          <Typography.Text type="secondary">{t("common:home.businessDay", { day: totals.data.day })}</Typography.Text>
+        )}
+      </div>
+
+      {canOrders && (
+        <Row gutter={[16, 16]}>
+          {PERIODS.map((period) => (
+            <Col key={period} xs={24} sm={12} xl={6}>
+              <Card variant="borderless" className="home-stat period-card" title={t(`common:home.periods.${period}`)}>
+                {totals.error ? (
+                  <ErrorText error={totals.error} />
+                ) : (
+                  <Row gutter={8}>
+                    <Col span={12}>
+                      <Statistic
+                        title={t("common:home.turnover")}
+                        value={money(totals.data?.periods[period].turnover ?? 0)}
+                        loading={totals.isLoading}
+                      />
+                    </Col>
+                    <Col span={12}>
+                      <Statistic
+                        title={t("common:home.revenue")}
+                        value={money(totals.data?.periods[period].revenue ?? 0)}
+                        loading={totals.isLoading}
+                      />
+                    </Col>
+                    <Col span={12}>
+                      <Statistic
+                        title={t("common:home.orders")}
+                        value={totals.data?.periods[period].orders ?? 0}
+                        loading={totals.isLoading}
+                      />
+                    </Col>
+                    <Col span={12}>
+                      <Statistic
+                        title={t("common:home.refunds")}
+                        value={money(totals.data?.periods[period].refunds ?? 0)}
+                        loading={totals.isLoading}
+                      />
+                    </Col>
+                  </Row>
+                )}
+              </Card>
+            </Col>
+          ))}
+        </Row>
+      )}
+
+      {canOrders && (
+        <Row gutter={[16, 16]} className="dashboard-row">
+          {(
+            [
+              ["totalTurnover", money(totals.data?.totals.turnover ?? 0)],
+              ["totalRevenue", money(totals.data?.totals.revenue ?? 0)],
+              ["totalOrders", totals.data?.totals.orders ?? 0],
+              ["devices", totals.data?.devices ?? 0],
+              ["team", totals.data?.team ?? 0],
+              ["members", totals.data?.members ?? 0],
+            ] as const
+          ).map(([key, value]) => (
+            <Col key={key} xs={12} md={8} xl={4}>
+              <Card variant="borderless" className="home-stat">
+                <Statistic title={t(`common:home.${key}`)} value={value} loading={totals.isLoading} />
+              </Card>
+            </Col>
+          ))}
+        </Row>
+      )}
+
+      {canOrders && (
+        <Row gutter={[16, 16]} className="dashboard-row">
+          <Col xs={24} xl={16}>
+            <Card
+              variant="borderless"
+              className="screen-card"
+              title={t("common:home.trend")}
+              extra={
+                <Segmented<7 | 30 | 90>
+                  value={days}
+                  onChange={setDays}
+                  options={[7, 30, 90].map((d) => ({
+                    value: d as 7 | 30 | 90,
+                    label: t("common:home.lastDays", { count: d }),
+                  }))}
+                />
+              }
+            >
+              {trade.error ? (
+                <ErrorText error={trade.error} />
+              ) : trade.data ? (
+                <Chart option={tradeOption as never} height={300} label={t("common:home.trend")} />
+              ) : (
+                <Skeleton active />
+              )}
+            </Card>
+          </Col>
+          <Col xs={24} xl={8}>
+            <Card variant="borderless" className="screen-card" title={t("common:home.mix")}>
+              {mix.error ? (
+                <ErrorText error={mix.error} />
+              ) : mix.data ? (
+                <Chart option={mixOption as never} height={300} label={t("common:home.mix")} />
+              ) : (
+                <Skeleton active />
+              )}
+            </Card>
+          </Col>
+        </Row>
+      )}
+
+      <Row gutter={[16, 16]} className="dashboard-row">
+        <Col xs={24} xl={canWithdrawals ? 8 : 24}>
+          <Card variant="borderless" className="screen-card todo-list" title={t("common:home.todo")}>
+            {todo.error ? (
+              <ErrorText error={todo.error} />
+            ) : (
+              <List
+                loading={todo.isLoading}
+                dataSource={(Object.keys(TODO_LINKS) as (keyof typeof TODO_LINKS)[]).filter(
+                  (k) => (todo.data?.[k] ?? -1) >= 0,
+                )}
+                renderItem={(key) => (
+                  <List.Item
+                    extra={
+                      <Tag color={todo.data![key] > 0 ? "orange" : "default"} bordered={false}>
+                        {todo.data![key]}
+                      </Tag>
+                    }
+                  >
+                    <Link to={TODO_LINKS[key]}>{t(`common:home.todos.${key}`)}</Link>
+                  </List.Item>
+                )}
+              />
+            )}
+          </Card>
+        </Col>
+        {canWithdrawals && (
+          <Col xs={24} xl={16}>
+            <Card
+              variant="borderless"
+              className="screen-card withdrawal-panel"
+              title={t("common:home.withdrawals")}
+              extra={
+                <Link to={WITHDRAWAL_QUEUE}>
+                  {t("common:home.allWithdrawals", { count: pending.data?.total ?? 0 })}
+                </Link>
+              }
+            >
+              {pending.error ? (
+                <ErrorText error={pending.error} />
+              ) : (
+                <Table<Row>
+                  rowKey="id"
+                  size="small"
+                  loading={pending.isLoading}
+                  dataSource={pending.data?.list ?? []}
+                  pagination={false}
+                  scroll={{ x: "max-content" }}
+                  locale={{ emptyText: t("common:home.noWithdrawals") }}
+                  columns={[
+                    { key: "name", title: t("withdrawal:fields.legal_name.label"), dataIndex: "legal_name" },
+                    {
+                      key: "amount",
+                      title: t("withdrawal:fields.amount.label"),
+                      dataIndex: "amount",
+                      render: (v: number) => money(v),
+                    },
+                    {
+                      key: "final",
+                      title: t("withdrawal:fields.final_amount.label"),
+                      dataIndex: "final_amount",
+                      render: (v: number) => money(v),
+                    },
+                    {
+                      key: "balance",
+                      title: t("withdrawal:fields.agent_withdrawable.label"),
+                      dataIndex: "agent_withdrawable",
+                      render: (v: number) => money(v),
+                    },
+                    {
+                      key: "method",
+                      title: t("withdrawal:fields.payout_method.label"),
+                      dataIndex: "payout_method",
+                      render: (v: string) => t(`defs:enum.payoutMethod.${v}`),
+                    },
+                    ...(canReview
+                      ? [
+                          {
+                            key: "actions",
+                            title: t("common:fields.action"),
+                            fixed: "right" as const,
+                            render: (_: unknown, row: Row) => <StateActions screen={withdrawals} record={row} />,
+                          },
+                        ]
+                      : []),
+                  ]}
+                />
+              )}
+            </Card>
+          </Col>
+        )}
+      </Row>
+
+      {(canMap || canTeam) && (
+        <Row gutter={[16, 16]} className="dashboard-row">
+          {canMap && (
+            <Col xs={24} xl={canTeam ? 16 : 24}>
+              <Suspense fallback={<Skeleton active />}>
+                <DeviceMap />
+              </Suspense>
+            </Col>
+          )}
+          {canTeam && (
+            <Col xs={24} xl={canMap ? 8 : 24}>
+              <Card variant="borderless" className="screen-card" title={t("common:home.teamTitle")}>
+                {team.error ? (
+                  <ErrorText error={team.error} />
+                ) : (
+                  <Table<Row>
+                    rowKey="id"
+                    size="small"
+                    loading={team.isLoading}
+                    dataSource={team.data ?? []}
+                    pagination={false}
+                    locale={{ emptyText: t("common:home.noTeam") }}
+                    columns={[
+                      { key: "name", title: t("common:home.agent"), dataIndex: "nickname" },
+                      { key: "devices", title: t("common:home.devices"), dataIndex: "devices", align: "right" },
+                      {
+                        key: "turnover",
+                        title: t("common:home.monthTurnover"),
+                        dataIndex: "turnover",
+                        align: "right",
+                        render: (v: number) => money(v),
+                      },
+                    ]}
+                  />
+                )}
+              </Card>
+            </Col>
+          )}
+        </Row>
+      )}
+    </div>
+  );
+}

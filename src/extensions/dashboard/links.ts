@@ -1,0 +1,22 @@
+// Where each to-do item leads: its list, already filtered to what waits (the list screen reads its filters
+// from the address). Paths come from the generated resources, never written twice.
+import { resources } from "../../generated/resources.ts";
+
+const listOf = (identifier: string): string => resources.find((r) => r.identifier === identifier)!.list!;
+
+/** A list filtered to one value of a field, in the address format the list screens read. */
+const filtered = (identifier: string, field: string, value: string) =>
+  `${listOf(identifier)}?${new URLSearchParams({
+    "filters[0][field]": field,
+    "filters[0][operator]": "in",
+    "filters[0][value][0]": value,
+  })}`;
+
+export const WITHDRAWAL_QUEUE = listOf("data_withdrawal_review");
+
+export const TODO_LINKS = {
+  refund_requests: filtered("order_application_list", "pay_status", "refund_requested"),
+  work_orders: filtered("order_service_list", "status", "pending"),
+  out_of_stock: filtered("machine_list", "status", "out_of_stock"),
+  withdrawals: WITHDRAWAL_QUEUE,
+} as const;

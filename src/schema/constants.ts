@@ -1,0 +1,29 @@
+// Facts about the data that the server, the console and codegen all need, written once.
+
+/** The five languages, English first (the default and the fallback). */
+export const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Columns the engine manages on every row: never accepted from a client. */
+export const SYSTEM_COLUMNS = [
+  "id",
+  "created_at",
+  "updated_at",
+  "version",
+  "deleted_at",
+  "deleted_by",
+  "agent_id",
+  "agent_path",
+  "singleton_key",
+] as const;
+
+export const isSystemColumn = (name: string): boolean => (SYSTEM_COLUMNS as readonly string[]).includes(name);
+
+/** Request parameters every call may take; their labels live in common:fields. */
+export const COMMON_PARAMETERS = ["id", "version", "action", "page", "limit", "sort", "order"] as const;
+
+/** What a read shows in place of a stored secret; sent back unchanged, it keeps the secret. */
+export const MASK = "******";
+
+/** Money is integer minor units: 100 of them make one yuan, riel hundredth or cent. */
+export const MONEY_FACTOR = 100;

@@ -1,0 +1,185 @@
+// The ledger's promise under any sequence of work: random payments, refunds, withdrawals (requested,
+// approved, refused, paid out) and deliveries (made, credited or deducted), and after every step each
+// agent's figures equal the sums of its ledger entries and none is below zero. fast-check, a fixed seed,
+// bounded in time; a step the rules refuse (a refund above what is left, a withdrawal above the balance)
+// must be refused and change nothing, which the same check proves.
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { differences } from "../../server/domain/money/ledger.ts";
+import { recordDeliveries } from "../../server/domain/money/deliveries.ts";
+import { recordPayments } from "../../server/domain/money/orders.ts";
+import { createTestApp, type Client, type TestApp } from "./helper.ts";
+import { Fixtures } from "./fixtures.ts";
+
+let t: TestApp;
+let fx: Fixtures;
+let admin: Client;
+let agents: Record<"agent_a" | "agent_b", Client>;
+let pageId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new Fixtures(t);
+  admin = await fx.client("admin");
+  agents = { agent_a: await fx.client("agent_a"), agent_b: await fx.client("agent_b") };
+  await t.db.query(
+    `insert into "system_setting" (singleton_key, site_name, withdraw_fee) values ('global', 'Test', 0.06)`,
+  );
+  // agent_a1 earns 10 % of agent_a's orders through this page.
+  pageId = Number((await fx.createRecord("page", "agent_a")).id);
+  await fx.setColumn("page", pageId, "profit_model", "price");
+  await fx.setColumn("page", pageId, "max_profit", 0);
+  const saved = await agents.agent_a.post("/merchant/manage-profit-save", {
+    id: t.ids.agent_a1,
+    settings: [{ page_id: pageId, profit_type: "percent", percent: 0.1 }],
+  });
+  expect(saved.status, saved.raw).toBe(200);
+});
+afterAll(() => t?.close());
+
+type Who = "agent_a" | "agent_b";
+type Step =
+  | { kind: "pay"; who: Who; money: number }
+  | { kind: "refund"; pick: number; amount: number }
+  | { kind: "withdraw"; who: Who; amount: number }
+  | { kind: "review_withdrawal"; pick: number; action: "approve" | "confirm" | "refuse" }
+  | { kind: "deliver"; who: Who; estimate: number }
+  | { kind: "review_delivery"; pick: number; income: number | null };
+
+const who = fc.constantFrom<Who>("agent_a", "agent_b");
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant("pay" as const), who, money: fc.integer({ min: 1, max: 20_000 }) }),
+  fc.record({ kind: fc.constant("refund" as const), pick: fc.nat(), amount: fc.integer({ min: 1, max: 20_000 }) }),
+  fc.record({ kind: fc.constant("withdraw" as const), who, amount: fc.integer({ min: 100, max: 30_000 }) }),
+  fc.record({
+    kind: fc.constant("review_withdrawal" as const),
+    pick: fc.nat(),
+    action: fc.constantFrom<"approve" | "confirm" | "refuse">("approve", "confirm", "refuse"),
+  }),
+  fc.record({ kind: fc.constant("deliver" as const), who, estimate: fc.integer({ min: 1, max: 5_000 }) }),
+  fc.record({
+    kind: fc.constant("review_delivery" as const),
+    pick: fc.nat(),
+    income: fc.option(fc.integer({ min: 1, max: 5_000 }), { nil: null }),
+  }),
+);
+
+const pickFrom = async (sql: string, pick: number): Promise<number | undefined> => {
+  const { rows } = await t.db.query<{ id: number }>(sql);
+  return rows.length ? Number(rows[pick % rows.length].id) : undefined;
+};
+
+let seq = 0;
+async function apply(s: Step): Promise<number> {
+  switch (s.kind) {
+    case "pay": {
+      const machine = Number(await fx.relatedId("machine", s.who));
+      const { id, path } = await fx.owner(s.who);
+      const { rows } = await t.db.query<{ id: number }>(
+        `insert into "order" (order_no, mac_name, machine_id, agent_id, agent_path, order_time, pay_time, pay_status, money,
+                              refund_money, page_id, device_kind, cost_money)
+         values ($1, 'VM-P', $2, $3, $4, now(), now(), 'paid', $5, 0, $6, 'vending', 0) returning id`,
+        [`P${++seq}`, machine, id, path, s.money, pageId],
+      );
+      await t.db.transaction((tx) => recordPayments(tx, [Number(rows[0].id)]));
+      return 200;
+    }
+    case "refund": {
+      const id = await pickFrom(`select id from "order" where order_no like 'P%' order by id`, s.pick);
+      if (id === undefined) return 0;
+      return (await admin.post("/merchant/order-refund", { id, refund_money: s.amount })).status;
+    }
+    case "withdraw":
+      return (
+        await agents[s.who].post("/merchant/data-withdraw-apply", {
+          amount: s.amount,
+          legal_name: "Test",
+          payout_method: "social_wallet",
+          account_number: "wxid_p",
+        })
+      ).status;
+    case "review_withdrawal": {
+      const id = await pickFrom(
+        `select id from "withdrawal" where status in ('pending', 'approved') order by id`,
+        s.pick,
+      );
+      if (id === undefined) return 0;
+      const body = { id, action: s.action, ...(s.action === "refuse" ? { refuse_reason: "No" } : {}) };
+      return (await admin.post("/merchant/data-withdraw-action", body)).status;
+    }
+    case "deliver": {
+      const { id } = await fx.insertRecord("delivery_order", s.who, {
+        estimated_income: s.estimate,
+        status: "pending",
+        actual_income: null,
+        deduction: null,
+        review_time: null,
+      });
+      await t.db.transaction((tx) => recordDeliveries(tx, [Number(id)]));
+      return 200;
+    }
+    case "review_delivery": {
+      const id = await pickFrom(`select id from "delivery_order" where status = 'pending' order by id`, s.pick);
+      if (id === undefined) return 0;
+      const body =
+        s.income === null ? { id, outcome: "deduction" } : { id, outcome: "income", actual_income: s.income };
+      return (await admin.post("/merchant/order-recycle-review", body)).status;
+    }
+  }
+}
+
+/**
+ * Money is neither made nor lost, by the business's own records (orders, deliveries, withdrawals), not by
+ * the ledger's: each order's entries add up to what it kept (paid less refunded); all revenue is that plus
+ * the credited deliveries; and what the agents hold is their revenue less what was paid out, plus the
+ * estimates of deliveries still under review.
+ */
+async function conservation() {
+  const { rows: orders } = await t.db.query<{ id: number; kept: number; entries: number }>(
+    `select o.id, (o.money - o.refund_money)::bigint as kept, coalesce(sum(r.revenue_change), 0)::bigint as entries
+       from "order" o left join "payment_record" r on r.order_id = o.id
+      where o.pay_status in ('paid', 'refund_requested', 'partial_refund', 'refund_success')
+      group by o.id having (o.money - o.refund_money) <> coalesce(sum(r.revenue_change), 0)`,
+  );
+  expect(orders, "orders whose entries do not add up to what they kept").toEqual([]);
+  const { rows } = await t.db.query<Record<string, number>>(
+    `select (select coalesce(sum(total_revenue), 0) from "agent")::bigint as revenue,
+            (select coalesce(sum(withdrawable + frozen), 0) from "agent")::bigint as held,
+            (select coalesce(sum(money - refund_money), 0) from "order"
+              where pay_status in ('paid', 'refund_requested', 'partial_refund', 'refund_success'))::bigint as kept,
+            (select coalesce(sum(actual_income), 0) from "delivery_order" where status = 'processed')::bigint as credited,
+            (select coalesce(sum(estimated_income), 0) from "delivery_order" where status = 'pending')::bigint as waiting,
+            (select coalesce(sum(amount), 0) from "withdrawal" where status = 'paid')::bigint as paid_out`,
+  );
+  const f = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
+  expect(f.revenue).toBe(f.kept + f.credited);
+  expect(f.held).toBe(f.revenue - f.paid_out + f.waiting);
+}
+
+describe("the ledger under random work", () => {
+  it("keeps every figure equal to its entries and never below zero, after every step", async () => {
+    const outcomes = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+        for (const s of steps) {
+          const status = await apply(s);
+          // Refused steps are fine (a refund above what is left, a withdrawal above the balance); a 5xx is not.
+          expect([0, 200, 400, 409], `${JSON.stringify(s)} answered ${status}`).toContain(status);
+          outcomes.set(`${s.kind} ${status}`, (outcomes.get(`${s.kind} ${status}`) ?? 0) + 1);
+          expect(await differences(t.db)).toEqual([]);
+          const { rows } = await t.db.query<{ n: number }>(
+            `select count(*)::int as n from "agent" where withdrawable < 0 or frozen < 0 or total_revenue < 0`,
+          );
+          expect(rows[0].n).toBe(0);
+          await conservation();
+        }
+      }),
+      { seed: 20261122, numRuns: 12, interruptAfterTimeLimit: 60_000, markInterruptAsFailure: false },
+    );
+    // The sequences exercised the rules both ways: money moved, and some steps were refused.
+    expect(outcomes.get("pay 200")).toBeGreaterThan(0);
+    expect(outcomes.get("refund 200")).toBeGreaterThan(0);
+    expect(outcomes.get("withdraw 200")).toBeGreaterThan(0);
+    expect((outcomes.get("withdraw 409") ?? 0) + (outcomes.get("refund 400") ?? 0)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,160 @@
+// Thirty clicks at the same moment: every state change that moves money happens exactly once, with one
+// ledger entry, and no balance goes below zero. On PGlite the calls queue on its one connection; run with
+// DATABASE_URL (npm run test:pg, and CI) the same tests race on PostgreSQL's connection pool.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { differences, post } from "../../server/domain/money/ledger.ts";
+import { recordDeliveries } from "../../server/domain/money/deliveries.ts";
+import { recordPayments } from "../../server/domain/money/orders.ts";
+import { createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
+import { Fixtures, type Row } from "./fixtures.ts";
+
+const CLICKS = 30;
+
+let t: TestApp;
+let fx: Fixtures;
+let admin: Client;
+let agentA: Client;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new Fixtures(t);
+  admin = await fx.client("admin");
+  agentA = await fx.client("agent_a");
+  await t.db.query(
+    `insert into "system_setting" (singleton_key, site_name, withdraw_fee) values ('global', 'Test', 0.06)`,
+  );
+});
+afterAll(() => t?.close());
+
+const statuses = (replies: Reply[]) => replies.map((r) => r.status).sort();
+const ok = (replies: Reply[]) => replies.filter((r) => r.status === 200).length;
+
+async function count(sql: string, params: unknown[]): Promise<number> {
+  return Number((await t.db.query<{ n: number }>(`select count(*)::int as n from ${sql}`, params)).rows[0].n);
+}
+
+async function credit(agentId: number, amount: number) {
+  await t.db.transaction((tx) =>
+    post(tx, [{ agentId, kind: "order_income", amount, balance: amount, revenue: amount }]),
+  );
+}
+
+async function withdrawal(amount: number): Promise<Row> {
+  await credit(t.ids.agent_a, amount);
+  const reply = await agentA.post<Row>("/merchant/data-withdraw-apply", {
+    amount,
+    legal_name: "Race",
+    payout_method: "social_wallet",
+    account_number: "wxid_race",
+  });
+  expect(reply.status, reply.raw).toBe(200);
+  return reply.body.data;
+}
+
+describe(`${CLICKS} concurrent clicks`, () => {
+  it("refund the whole order once", async () => {
+    const machine = Number(await fx.relatedId("machine", "agent_a"));
+    const { id, path } = await fx.owner("agent_a");
+    const { rows } = await t.db.query<{ id: number }>(
+      `insert into "order" (order_no, mac_name, machine_id, agent_id, agent_path, order_time, pay_time, pay_status, money, refund_money, device_kind)
+       values ('RACE-1', 'VM', $1, $2, $3, now(), now(), 'paid', 700, 0, 'vending') returning id`,
+      [machine, id, path],
+    );
+    const orderId = Number(rows[0].id);
+    await t.db.transaction((tx) => recordPayments(tx, [orderId]));
+    const replies = await Promise.all(
+      Array.from({ length: CLICKS }, () => admin.post("/merchant/order-refund", { id: orderId, refund_money: 700 })),
+    );
+    expect(ok(replies), JSON.stringify(statuses(replies))).toBe(1);
+    expect(replies.filter((r) => r.status !== 200).every((r) => r.status === 409 || r.status === 400)).toBe(true);
+    expect(await count(`"payment_record" where order_id = $1 and kind = 'refund'`, [orderId])).toBe(1);
+    expect((await fx.row("order", orderId))!.refund_money).toBe(700);
+    expect(await differences(t.db)).toEqual([]);
+  });
+
+  it("approve once", async () => {
+    const { id } = await withdrawal(1000);
+    const replies = await Promise.all(
+      Array.from({ length: CLICKS }, () => admin.post("/merchant/data-withdraw-action", { id, action: "approve" })),
+    );
+    expect(ok(replies)).toBe(1);
+    expect(replies.filter((r) => r.status !== 200).map((r) => r.status)).toEqual(Array(CLICKS - 1).fill(409));
+    expect(await count(`sys_audit where entity = 'withdrawal' and record_id = $1 and action = 'approve'`, [id])).toBe(
+      1,
+    );
+  });
+
+  it("refuse once, returning the amount once", async () => {
+    const { id } = await withdrawal(1500);
+    const replies = await Promise.all(
+      Array.from({ length: CLICKS }, () =>
+        admin.post("/merchant/data-withdraw-action", { id, action: "refuse", refuse_reason: "Race" }),
+      ),
+    );
+    expect(ok(replies)).toBe(1);
+    expect(await count(`"payment_record" where withdrawal_id = $1 and kind = 'withdrawal_refused'`, [id])).toBe(1);
+    expect(await differences(t.db)).toEqual([]);
+  });
+
+  it("pay out once, with one payout and one fee entry", async () => {
+    const { id } = await withdrawal(2000);
+    await admin.post("/merchant/data-withdraw-action", { id, action: "approve" });
+    const replies = await Promise.all(
+      Array.from({ length: CLICKS }, () => admin.post("/merchant/data-withdraw-action", { id, action: "confirm" })),
+    );
+    expect(ok(replies)).toBe(1);
+    expect(
+      await count(`"payment_record" where withdrawal_id = $1 and kind in ('withdrawal_payout', 'withdrawal_fee')`, [
+        id,
+      ]),
+    ).toBe(2);
+    expect(await differences(t.db)).toEqual([]);
+  });
+
+  it("withdraw no more than the balance, however many ask at once", async () => {
+    const { withdrawable } = (
+      await t.db.query<{ withdrawable: number }>(
+        `select coalesce(withdrawable, 0)::int as withdrawable from "agent" where id = $1`,
+        [t.ids.agent_a],
+      )
+    ).rows[0];
+    await credit(t.ids.agent_a, 10_000 - withdrawable);
+    const replies = await Promise.all(
+      Array.from({ length: CLICKS }, () =>
+        agentA.post("/merchant/data-withdraw-apply", {
+          amount: 3000,
+          legal_name: "Race",
+          payout_method: "social_wallet",
+          account_number: "wxid_race",
+        }),
+      ),
+    );
+    // 10,000 covers three requests of 3,000; the other 27 find the balance short.
+    expect(ok(replies)).toBe(3);
+    expect(replies.filter((r) => r.status === 409)).toHaveLength(CLICKS - 3);
+    const { rows } = await t.db.query<{ withdrawable: number }>(`select withdrawable::int from "agent" where id = $1`, [
+      t.ids.agent_a,
+    ]);
+    expect(rows[0].withdrawable).toBe(1000);
+    expect(await differences(t.db)).toEqual([]);
+  });
+
+  it("review a delivery once", async () => {
+    const { id } = await fx.insertRecord("delivery_order", "agent_a", {
+      estimated_income: 900,
+      status: "pending",
+      actual_income: null,
+      deduction: null,
+      review_time: null,
+    });
+    await t.db.transaction((tx) => recordDeliveries(tx, [Number(id)]));
+    const replies = await Promise.all(
+      Array.from({ length: CLICKS }, () =>
+        admin.post("/merchant/order-recycle-review", { id, outcome: "income", actual_income: 900 }),
+      ),
+    );
+    expect(ok(replies)).toBe(1);
+    expect(await count(`"payment_record" where delivery_order_id = $1 and kind = 'delivery_income'`, [id])).toBe(1);
+    expect(await differences(t.db)).toEqual([]);
+  });
+});

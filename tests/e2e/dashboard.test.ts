@@ -1,0 +1,196 @@
+// The dashboard as the admin and an agent see it: the period figures and the counts equal what the
+// database holds for the user's subtree (worked out here with SQL of the test's own), the to-do items
+// open their lists filtered to what waits, a withdrawal approved from the panel leaves it and the to-do
+// count, the map draws every device of the subtree and a click on a point opens that device. Screenshots
+// in the five languages, at 1440 px and on a 390 px phone.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
+
+const en = (ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/en/${ns}.json`), "utf8"));
+const common = en("common");
+
+let c: Console;
+beforeAll(async () => {
+  c = await startConsole();
+});
+afterAll(async () => {
+  await c?.close();
+});
+
+/** The subtree of an account, as a LIKE pattern on agent_path ("%" for the admin). */
+async function subtreeOf(account: string): Promise<string> {
+  if (account === "admin") return "%";
+  const { rows } = await c.db.query<{ path: string }>(`select agent_path as path from "agent" where account = $1`, [
+    account,
+  ]);
+  return `${rows[0].path}%`;
+}
+
+async function todayOrders(account: string): Promise<number> {
+  const { rows } = await c.db.query<{ n: number }>(
+    `select count(*)::int as n from "order" where agent_path like $1
+        and (order_time at time zone 'Asia/Bangkok')::date = (now() at time zone 'Asia/Bangkok')::date`,
+    [await subtreeOf(account)],
+  );
+  return rows[0].n;
+}
+
+/** A statistic's value in a card of the dashboard ("Today" → "Orders"). */
+const statistic = (page: Page, card: string, title: string) =>
+  page
+    .locator(".ant-card", { has: page.locator(`.ant-card-head-title:text-is("${card}")`) })
+    .locator(".ant-statistic", { has: page.locator(`.ant-statistic-title:text-is("${title}")`) })
+    .locator(".ant-statistic-content-value");
+
+async function mapDrawn(page: Page): Promise<void> {
+  await page.waitForFunction(() => performance.getEntriesByName("device-map-rendered").length > 0, null, {
+    timeout: 30_000,
+  });
+}
+
+describe("as the admin", () => {
+  it("shows today's orders and the devices of the whole business, and opens a device from the map", async () => {
+    const tab = await openPage(c);
+    try {
+      const { page } = tab;
+      await signIn(c, page, "admin");
+      await expect
+        .poll(() => statistic(page, common.home.periods.today, common.home.orders).innerText())
+        .toBe(String(await todayOrders("admin")));
+      const { rows } = await c.db.query<{ n: number }>(
+        `select count(*)::int as n from "machine" m join "shop" s on s.id = m.shop_id
+          where m.deleted_at is null and s.longitude is not null`,
+      );
+      await expect
+        .poll(() => page.locator(".dashboard-map .ant-card-extra").innerText())
+        .toBe(common.home.devicesOnMap.replace("{{count}}", String(rows[0].n)));
+      await mapDrawn(page);
+      await page.locator(".device-map").scrollIntoViewIfNeeded();
+      // Click the first point drawn: the device's page opens.
+      const target = await page.evaluate(() => {
+        const box = document.querySelector(".device-map") as HTMLDivElement & {
+          chart: {
+            getOption(): { series: { data: Float64Array }[] };
+            convertToPixel(f: object, v: number[]): number[];
+          };
+        };
+        const option = box.chart.getOption();
+        const series = option.series.findIndex((s) => s.data.length > 0);
+        const [lng, lat] = option.series[series].data;
+        const [x, y] = box.chart.convertToPixel({ seriesIndex: series }, [lng, lat]);
+        const rect = box.getBoundingClientRect();
+        return { x: rect.left + x, y: rect.top + y };
+      });
+      await page.mouse.click(target.x, target.y);
+      await page.waitForURL(/\/machine\/list\/show\/\d+$/);
+      await page.locator(".detail-descriptions").waitFor();
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+
+  it("opens the refund requests filtered from the to-do list, and approves a withdrawal from the panel", async () => {
+    const tab = await openPage(c);
+    try {
+      const { page } = tab;
+      await signIn(c, page, "admin");
+      const { rows: requested } = await c.db.query<{ n: number }>(
+        `select count(*)::int as n from "order" where pay_status = 'refund_requested'`,
+      );
+      const item = page.locator(".todo-list .ant-list-item", { hasText: common.home.todos.refund_requests });
+      await expect.poll(() => item.locator(".ant-tag").innerText()).toBe(String(requested[0].n));
+      const { rows: pending } = await c.db.query<{ n: number }>(
+        `select count(*)::int as n from "withdrawal" where status = 'pending'`,
+      );
+      const withdrawals = page.locator(".todo-list .ant-list-item", { hasText: common.home.todos.withdrawals });
+      await expect.poll(() => withdrawals.locator(".ant-tag").innerText()).toBe(String(pending[0].n));
+      const panel = page.locator(".withdrawal-panel");
+      const first = tableRows(panel as unknown as Page).first();
+      const id = await first.getAttribute("data-row-key");
+      await first.getByRole("button", { name: en("withdrawal").actions.approve, exact: true }).click();
+      await page.locator(".ant-modal-confirm .ant-btn-primary").click();
+      await panel.locator(`tr[data-row-key="${id}"]`).waitFor({ state: "detached" });
+      await expect.poll(() => withdrawals.locator(".ant-tag").innerText()).toBe(String(pending[0].n - 1));
+
+      await item.locator("a").click();
+      await page.waitForURL(/\/order\/applicationList\?/);
+      await expect
+        .poll(() => page.locator(".ant-pagination-total-text").innerText())
+        .toBe(common.pager.total.replace("{{total}}", String(requested[0].n)));
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
+
+describe("as an agent", () => {
+  it("shows only its subtree's figures, devices and team", async () => {
+    const tab = await openPage(c);
+    try {
+      const { page } = tab;
+      await signIn(c, page, "agent_a");
+      await expect
+        .poll(() => statistic(page, common.home.periods.today, common.home.orders).innerText())
+        .toBe(String(await todayOrders("agent_a")));
+      const { rows } = await c.db.query<{ n: number }>(
+        `select count(*)::int as n from "machine" m join "shop" s on s.id = m.shop_id
+          where m.deleted_at is null and s.longitude is not null and m.agent_path like $1`,
+        [await subtreeOf("agent_a")],
+      );
+      await expect
+        .poll(() => page.locator(".dashboard-map .ant-card-extra").innerText())
+        .toBe(common.home.devicesOnMap.replace("{{count}}", String(rows[0].n)));
+      const { rows: team } = await c.db.query<{ nickname: string }>(
+        `select nickname from "agent" where pid = (select id from "agent" where account = 'agent_a') and deleted_at is null order by nickname`,
+      );
+      const names = page
+        .locator(".dashboard .ant-card", { hasText: common.home.teamTitle })
+        .locator("tbody td:first-child");
+      await expect.poll(async () => (await names.allInnerTexts()).sort()).toEqual(team.map((r) => r.nickname));
+      await mapDrawn(page);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
+
+describe("in every language and on a phone", () => {
+  it.each(["en", "zh", "km", "th", "tw"])("%s (screenshots kept)", async (lng) => {
+    for (const [size, viewport] of [
+      ["desktop", { width: 1440, height: 900 }],
+      ["phone", { width: 390, height: 844 }],
+    ] as const) {
+      const tab = await openPage(c, { lang: lng });
+      try {
+        const { page } = tab;
+        await page.setViewportSize(viewport);
+        await signIn(c, page, "admin");
+        await mapDrawn(page);
+        // The map names its countries in the user's language (drawn on the canvas, so read from the chart).
+        const names = await page.evaluate(() => {
+          const box = document.querySelector(".device-map") as HTMLDivElement & {
+            chart: { getOption(): { geo: { nameMap: Record<string, string> }[] } };
+          };
+          return box.chart.getOption().geo[0].nameMap;
+        });
+        const countries = JSON.parse(readFileSync(join(ROOT, `locales/${lng}/common.json`), "utf8")).map.countries;
+        expect(names).toMatchObject({ KH: countries.KH, TH: countries.TH, CN: countries.CN });
+        await page.screenshot({
+          path: join(SHOTS, `dashboard-${lng}-${size}.png`),
+          fullPage: true,
+          animations: "disabled",
+        });
+        expect(await page.locator(".dashboard").innerText()).not.toMatch(/home\.|map\.countries|undefined|\{\{/);
+        expect(tab.errors).toEqual([]);
+      } finally {
+        await tab.context.close();
+      }
+    }
+  });
+});
