@@ -4,6 +4,9 @@ import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from "ant
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from "@ant-design/icons";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
+import dayjs, { type Dayjs } from "dayjs";
+import { DATE_PRESETS } from "../schema/constants.ts";
 import type { EntityView, FieldView } from "./model.ts";
 import type { FilterValues } from "./filters.ts";
 import { RelationSelect } from "../widgets/relation-select.tsx";
@@ -55,7 +58,9 @@ function FilterInput({ field, label, ...control }: { field: FieldView; label: st
     );
   if (field.ui.filter === "range") {
     if (field.kind === "datetime" || field.kind === "date")
-      return <DatePicker.RangePicker id={id} allowEmpty={[true, true]} {...(control as object)} />;
+      return (
+        <DatePicker.RangePicker id={id} allowEmpty={[true, true]} presets={datePresets(t)} {...(control as object)} />
+      );
     return (
       <RangeInput
         label={label}
@@ -79,6 +84,15 @@ function FilterInput({ field, label, ...control }: { field: FieldView; label: st
       onChange={(event) => onChange?.(event.target.value)}
     />
   );
+}
+
+/** SPEC §9's presets, each a range of whole days ending today. */
+export function datePresets(t: TFunction): { label: string; value: [Dayjs, Dayjs] }[] {
+  const today = dayjs();
+  return DATE_PRESETS.map(({ key, amount, unit }) => ({
+    label: t(`filters.presets.${key}`),
+    value: [today.subtract(amount, unit).add(1, "day").startOf("day"), today.endOf("day")],
+  }));
 }
 
 function RangeInput({

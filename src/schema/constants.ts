@@ -27,3 +27,13 @@ export const MASK = "******";
 
 /** Money is integer minor units: 100 of them make one yuan, riel hundredth or cent. */
 export const MONEY_FACTOR = 100;
+
+/**
+ * SPEC §9's date-range presets, offered wherever dates are filtered (each ends today). The profit ranges of
+ * 7, 30 and 90 days are the dashboard trend's (`statistics-trade`'s `days`).
+ */
+export const DATE_PRESETS = [
+  { key: "last_week", amount: 1, unit: "week" },
+  { key: "last_month", amount: 1, unit: "month" },
+  { key: "last_three_months", amount: 3, unit: "month" },
+] as const;

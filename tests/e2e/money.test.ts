@@ -69,7 +69,7 @@ describe("a refund from the order's detail", () => {
 
     await amount.fill("1");
     await modal.locator("button[type=submit]").click();
-    await modal.waitFor({ state: "detached" });
+    await modal.waitFor({ state: "hidden" });
     await expect
       .poll(() => descriptionOf(page, order.fields.pay_status.label).innerText())
       .toBe(order.enum.pay_status.partial_refund);
@@ -129,6 +129,8 @@ describe("the withdrawal review queue", () => {
     const modal = dialog(page);
     await modal.locator("#root_refuse_reason").fill("The account name does not match.");
     await modal.locator("button[type=submit]").click();
+    // The dialog closes on success (it stays open, with the server's words, on an error).
+    await modal.waitFor({ state: "hidden" });
     // Refused requests leave the queue at once.
     await row(pending[1].id).waitFor({ state: "detached" });
     const { rows: after } = await c.db.query<{ withdrawable: number }>(

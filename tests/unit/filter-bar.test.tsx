@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { FilterBar } from "../../src/crud/filter-bar.tsx";
+import { datePresets, FilterBar } from "../../src/crud/filter-bar.tsx";
 import { entityView } from "../../src/crud/model.ts";
 import type { EntityName } from "../../src/generated/types.ts";
 import { AntdRoot } from "./antd-root.ts";
@@ -82,5 +82,23 @@ describe("FilterBar", () => {
     expect((screen.getByPlaceholderText("Title") as HTMLInputElement).value).toBe("Cola");
     expect((screen.getByRole("spinbutton", { name: "Retail price From" }) as HTMLInputElement).value).toBe("1.50");
     expect((screen.getByRole("spinbutton", { name: "Retail price To" }) as HTMLInputElement).value).toBe("3.00");
+  });
+});
+
+describe("datePresets (SPEC §9: last week, month, three months)", () => {
+  it("gives whole days ending today, labelled in the user's language", async () => {
+    const i18n = (await import("i18next")).default;
+    vi.useFakeTimers({ now: new Date(2026, 2, 31, 15, 30), toFake: ["Date"] });
+    try {
+      const presets = datePresets(i18n.t.bind(i18n));
+      const day = (d: { format(f: string): string }) => d.format("YYYY-MM-DD HH:mm:ss");
+      expect(presets.map((p) => [p.label, day(p.value[0]), day(p.value[1])])).toEqual([
+        ["Last week", "2026-03-25 00:00:00", "2026-03-31 23:59:59"],
+        ["Last month", "2026-03-01 00:00:00", "2026-03-31 23:59:59"],
+        ["Last three months", "2026-01-01 00:00:00", "2026-03-31 23:59:59"],
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
