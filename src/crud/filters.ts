@@ -3,6 +3,7 @@
 import type { CrudFilter, LogicalFilter } from "@refinedev/core";
 import dayjs, { type Dayjs } from "dayjs";
 import type { EntityView, FieldView } from "./model.ts";
+import { toMajor, toMinor } from "./format.ts";
 
 export type FilterValues = Record<string, unknown>;
 
@@ -10,7 +11,7 @@ const isDate = (field: FieldView) => field.kind === "datetime" || field.kind ===
 
 function rangeEnd(field: FieldView, value: unknown, end: "start" | "end"): unknown {
   if (value === null || value === undefined || value === "") return undefined;
-  if (field.kind === "money") return Math.round(Number(value) * 100);
+  if (field.kind === "money") return toMinor(Number(value));
   if (isDate(field)) {
     const day = (value as Dayjs)[end === "start" ? "startOf" : "endOf"]("day");
     return field.kind === "date" ? day.format("YYYY-MM-DD") : day.toISOString();
@@ -61,7 +62,7 @@ export function fromCrudFilters(view: EntityView, filters: CrudFilter[]): Filter
     if (filter.operator === "gte" || filter.operator === "lte") {
       const range = (values[field.name] as unknown[] | undefined) ?? [undefined, undefined];
       const raw = filter.value;
-      const shown = field.kind === "money" ? Number(raw) / 100 : isDate(field) ? dayjs(String(raw)) : raw;
+      const shown = field.kind === "money" ? toMajor(Number(raw)) : isDate(field) ? dayjs(String(raw)) : raw;
       range[filter.operator === "gte" ? 0 : 1] = shown;
       values[field.name] = range;
     } else if (filter.operator === "in") {

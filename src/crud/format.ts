@@ -3,6 +3,7 @@
 import dayjs from "dayjs";
 import i18n from "i18next";
 import type { FieldView } from "./model.ts";
+import { MONEY_FACTOR } from "../schema/constants.ts";
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -20,14 +21,18 @@ function numberFormat(lng: string, digits: number): Intl.NumberFormat {
   return format;
 }
 
+/** Minor units (what the server stores and sends) → currency units, and back. */
+export const toMajor = (minor: number): number => minor / MONEY_FACTOR;
+export const toMinor = (major: number): number => Math.round(major * MONEY_FACTOR);
+
 /** 12345 minor units → "123.45" (with the language's grouping). */
-export const formatMoney = (minor: number, lng = "en"): string => numberFormat(lng, 2).format(minor / 100);
+export const formatMoney = (minor: number, lng = "en"): string => numberFormat(lng, 2).format(toMajor(minor));
 
 /** "123.45" → 12345; undefined for text that is not an amount with at most two decimals. */
 export function parseMoney(text: string): number | undefined {
   const clean = text.replace(/[,\s]/g, "");
   if (!/^\d+(\.\d{0,2})?$/.test(clean)) return undefined;
-  return Math.round(Number(clean) * 100);
+  return toMinor(Number(clean));
 }
 
 /** 0.06 → "6%", 0.125 → "12.5%". */

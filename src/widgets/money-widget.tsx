@@ -1,6 +1,7 @@
 // Money is stored in minor units (x-money) and typed in yuan/KHR/USD with two decimals.
 import type { WidgetProps } from "@rjsf/utils";
 import { InputNumber } from "antd";
+import { toMajor, toMinor } from "../crud/format.ts";
 
 export function MoneyWidget({
   id,
@@ -13,12 +14,12 @@ export function MoneyWidget({
   rawErrors,
   schema,
 }: WidgetProps) {
-  const max = typeof schema.maximum === "number" ? schema.maximum / 100 : undefined;
+  const max = typeof schema.maximum === "number" ? toMajor(schema.maximum) : undefined;
   return (
     <InputNumber<number>
       id={id}
       className="input-money"
-      value={typeof value === "number" ? value / 100 : undefined}
+      value={typeof value === "number" ? toMajor(value) : undefined}
       min={0}
       max={max}
       step={0.01}
@@ -27,7 +28,7 @@ export function MoneyWidget({
       disabled={disabled || readonly}
       status={rawErrors?.length ? "error" : undefined}
       onBlur={() => onBlur(id, value)}
-      onChange={(next) => onChange(next === null ? undefined : Math.round(next * 100))}
+      onChange={(next) => onChange(next === null ? undefined : toMinor(next))}
       style={{ width: 200 }}
     />
   );
