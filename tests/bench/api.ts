@@ -4,7 +4,8 @@
 import { performance } from "node:perf_hooks";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { benchBrowser } from "./browser.ts";
 import { openPglite, openPostgres, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { buildApp } from "../../server/http/app.ts";
@@ -28,7 +29,10 @@ async function timeRuns(runs: number, fn: () => Promise<unknown>): Promise<numbe
   return median(samples);
 }
 
-export async function benchApi(orders: number, log: (line: string) => void): Promise<Row[]> {
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** The figures over `orders` orders; with `browser`, the console's too (it must be built: dist/console). */
+export async function benchApi(orders: number, log: (line: string) => void, browser = false): Promise<Row[]> {
   const rows: Row[] = [];
   const dir = mkdtempSync(join(tmpdir(), "bench-"));
   const url = process.env.DATABASE_URL;
@@ -61,7 +65,7 @@ export async function benchApi(orders: number, log: (line: string) => void): Pro
       await coldApp.close();
     }
 
-    const app = await buildApp({ db });
+    const app = await buildApp({ db, consoleDir: join(ROOT, "dist/console") });
     const address = await app.listen({ port: 0, host: "127.0.0.1" });
     const login = await fetch(`${address}/merchant/login`, {
       method: "POST",
@@ -143,6 +147,7 @@ export async function benchApi(orders: number, log: (line: string) => void): Pro
         rows.push([`${call} as ${who} (median of 21; target < 100 ms)`, `${(await timeRuns(21, get)).toFixed(1)} ms`]);
       }
     }
+    if (browser) rows.push(...(await benchBrowser(address, 5)));
     rows.push(["server memory (RSS)", `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB`]);
     await app.close();
   } finally {

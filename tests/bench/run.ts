@@ -57,7 +57,10 @@ for (const name of ["order", "system_setting", "goods"] as const) {
 }
 const ordersArg = process.argv.indexOf("--orders");
 const orders = ordersArg > 0 ? Number(process.argv[ordersArg + 1]) : 1_000_000;
-rows.push(...(await benchApi(orders, (line) => console.error(line))));
+// The console is built as users get it (production mode) for the browser figures.
+const buildConsole = (await import("../e2e/build-console.ts")).default;
+await timeAsync("build the console (vite, production)", buildConsole);
+rows.push(...(await benchApi(orders, (line) => console.error(line), true)));
 
 const width = Math.max(...rows.map(([label]) => label.length));
 console.log(`${"measure".padEnd(width)}  value`);

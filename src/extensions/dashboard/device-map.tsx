@@ -51,8 +51,16 @@ function registerOutlines() {
 /** The view that fits every point (or the business's region when there are none). */
 function bounds(points: Points): { center: [number, number]; span: number } {
   if (points.id.length === 0) return { center: [104.5, 12.5], span: 12 };
-  const lng = [Math.min(...points.longitude), Math.max(...points.longitude)];
-  const lat = [Math.min(...points.latitude), Math.max(...points.latitude)];
+  // A loop, not Math.min(...list): 100,000 arguments would overflow the call stack.
+  const lng = [Infinity, -Infinity];
+  const lat = [Infinity, -Infinity];
+  points.longitude.forEach((x, i) => {
+    const y = points.latitude[i];
+    lng[0] = Math.min(lng[0], x);
+    lng[1] = Math.max(lng[1], x);
+    lat[0] = Math.min(lat[0], y);
+    lat[1] = Math.max(lat[1], y);
+  });
   return {
     center: [(lng[0] + lng[1]) / 2, (lat[0] + lat[1]) / 2],
     span: Math.max(lng[1] - lng[0], lat[1] - lat[0], 1),
