@@ -187,6 +187,8 @@ describe("in every language and on a phone", () => {
           animations: "disabled",
         });
         expect(await page.locator(".dashboard").innerText()).not.toMatch(/home\.|map\.countries|undefined|\{\{/);
+        // Nothing wider than the window: the page never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         expect(tab.errors).toEqual([]);
       } finally {
         await tab.context.close();

@@ -178,6 +178,28 @@ describe("the frame", () => {
     await context.close();
   });
 
+  it("on a phone, gives the whole width to the page and the menu as a drawer that closes on navigation", async () => {
+    const { page, context, errors } = await openPage(c);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(c, page, "admin");
+    const menu = locale("en", "menu");
+    expect(await page.locator(".shell-sider").count()).toBe(0);
+    const content = await page.locator(".shell-content").boundingBox();
+    expect(content!.x).toBe(0);
+    expect(content!.width).toBe(390);
+    await page.getByRole("button", { name: locale("en", "common").actions.toggleMenu }).click();
+    const drawer = page.locator(".shell-drawer");
+    await drawer.getByText(menu.groups.goods, { exact: true }).click();
+    await page.screenshot({ path: join(SHOTS, "phone-menu-en.png"), animations: "disabled" });
+    await drawer.getByRole("link", { name: menu.routes.goods_list }).click();
+    await page.waitForURL(/\/goods\/list$/);
+    await tableRows(page).first().waitFor();
+    await drawer.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("shows the not-found page for an unknown path", async () => {
     const { page, context } = await openPage(c);
     await signIn(c, page, "admin");

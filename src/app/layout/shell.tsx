@@ -1,7 +1,7 @@
 // The signed-in frame: side menu, header (language, user menu), the tab bar and the current page.
 // On every navigation it runs SPEC §2's version check; the menu is refreshed from the server once.
 import { useLogout } from "@refinedev/core";
-import { Avatar, Button, Dropdown, Layout, Space, Typography } from "antd";
+import { Avatar, Button, Drawer, Dropdown, Grid, Layout, Space, Typography } from "antd";
 import { KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from "@ant-design/icons";
 import { Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -28,6 +28,10 @@ export function Shell() {
   const [menu, setMenu] = useState<MenuGroup[]>(session?.menu ?? []);
   const [collapsed, setCollapsed] = useState(localStorage.getItem(COLLAPSED_KEY) === "1");
   const [changing, setChanging] = useState(false);
+  // On a phone the menu is a drawer over the page (closed after each navigation), not a column beside it.
+  const phone = Grid.useBreakpoint().md === false;
+  const [drawer, setDrawer] = useState(false);
+  useEffect(() => setDrawer(false), [pathname]);
 
   useEffect(() => {
     void api<MenuGroup[]>("menu")
@@ -58,28 +62,50 @@ export function Shell() {
   }, [navigate]);
 
   const toggle = () => {
+    if (phone) return setDrawer(!drawer);
     localStorage.setItem(COLLAPSED_KEY, collapsed ? "0" : "1");
     setCollapsed(!collapsed);
   };
+  const narrow = collapsed && !phone;
+  const brandAndMenu = (
+    <>
+      <div className="shell-brand" title={site?.site_name}>
+        {site?.logo ? <img src={site.logo} alt="" /> : <span className="shell-brand-mark">M</span>}
+        {!narrow && <span className="shell-brand-name">{site?.site_name || t("app.title")}</span>}
+      </div>
+      <div className="shell-menu">
+        <SideMenu menu={menu} collapsed={narrow} />
+      </div>
+    </>
+  );
 
   return (
     <Layout className="shell">
-      <Layout.Sider width={232} collapsedWidth={64} collapsed={collapsed} className="shell-sider">
-        <div className="shell-brand" title={site?.site_name}>
-          {site?.logo ? <img src={site.logo} alt="" /> : <span className="shell-brand-mark">M</span>}
-          {!collapsed && <span className="shell-brand-name">{site?.site_name || t("app.title")}</span>}
-        </div>
-        <div className="shell-menu">
-          <SideMenu menu={menu} collapsed={collapsed} />
-        </div>
-      </Layout.Sider>
+      {phone ? (
+        <Drawer
+          open={drawer}
+          onClose={() => setDrawer(false)}
+          placement="left"
+          width={264}
+          closable={false}
+          className="shell-drawer"
+          styles={{ body: { padding: 0 } }}
+        >
+          {brandAndMenu}
+        </Drawer>
+      ) : (
+        <Layout.Sider width={232} collapsedWidth={64} collapsed={collapsed} className="shell-sider">
+          {brandAndMenu}
+        </Layout.Sider>
+      )}
       <Layout>
         <Layout.Header className="shell-header">
           <Button
             type="text"
-            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            icon={narrow || (phone && !drawer) ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
             onClick={toggle}
             aria-label={t("actions.toggleMenu")}
+            aria-expanded={phone ? drawer : !collapsed}
           />
           <Space size={12}>
             <LanguageSwitch />
