@@ -8,10 +8,11 @@ import routerProvider, { CatchAllNavigate, UnsavedChangesNotifier } from "@refin
 import { App as AntdApp, ConfigProvider } from "antd";
 import type { Locale } from "antd/es/locale";
 import { useEffect, useState } from "react";
+import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { Route, Routes } from "react-router";
 import { home, resources } from "../generated/resources.ts";
-import { extensions } from "../extensions/index.ts";
+import { extensions, preloads } from "../extensions/index.ts";
 import type { Language } from "./i18n.ts";
 import { lazyScreen } from "./lazy-screen.tsx";
 import { ApiError } from "./api.ts";
@@ -49,6 +50,16 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
 
+/** The shell's own namespaces (the login page needs only common and login). */
+const SHELL_NAMESPACES = ["menu", "errors", "validation"];
+
+/** Sign-in's wait before home (SPEC §2: 300 ms): the shell, its words and home's screen start loading. */
+export function preloadHome(): void {
+  void i18next.loadNamespaces(SHELL_NAMESPACES);
+  void import("./layout/shell.tsx");
+  preloads[home.extension]?.(queryClient);
+}
+
 function Providers({ children }: { children: React.ReactNode }) {
   return (
     <Refine
@@ -74,8 +85,7 @@ function Providers({ children }: { children: React.ReactNode }) {
 
 /** Everything behind the login page: Refine, antd, the shell and its screens. */
 export function ConsoleApp() {
-  // The shell's own namespaces (the login page needs only common and login).
-  const { i18n } = useTranslation(["menu", "errors", "validation"]);
+  const { i18n } = useTranslation(SHELL_NAMESPACES);
   const lng = (i18n.resolvedLanguage ?? "en") as Language;
   const [locale, setLocale] = useState<Locale>();
   useEffect(() => {

@@ -14,7 +14,8 @@ import type { JsonSchemaOperation } from "../schema/types.ts";
 import { FieldValue } from "./field-value.tsx";
 import { valueText } from "./format.ts";
 import { holds, operationView, type EntityView } from "./model.ts";
-import { formSchema, SchemaForm } from "./schema-form.tsx";
+import { formSchema } from "./form-schema.ts";
+import { LazySchemaForm } from "./lazy-schema-form.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
 
 type Row = Record<string, unknown>;
@@ -177,7 +178,7 @@ export function OperationButton({ view, operation, record, ids, size = "small", 
           {(ui.confirm || ui.danger) && (
             <Alert className="operation-confirm" type={ui.danger ? "warning" : "info"} showIcon message={confirmText} />
           )}
-          <SchemaForm
+          <LazySchemaForm
             view={input}
             schema={schema}
             initial={initial ?? {}}

@@ -10,7 +10,8 @@ import { allowedTransitions } from "./model.ts";
 import { confirmationText } from "./operations.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
 import type { ScreenContext } from "./resource.ts";
-import { SchemaForm, transitionSchema } from "./schema-form.tsx";
+import { transitionSchema } from "./form-schema.ts";
+import { LazySchemaForm } from "./lazy-schema-form.tsx";
 import type { ApiError } from "../app/api.ts";
 
 interface Props {
@@ -108,7 +109,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
               message={confirmationText(view, actionLabel(inputFor), { record })}
             />
           )}
-          <SchemaForm
+          <LazySchemaForm
             view={view}
             schema={transitionSchema(view, inputFor)}
             initial={{}}

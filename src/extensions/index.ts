@@ -1,6 +1,7 @@
 // The hand-written screens (DESIGN §9), one folder each, by the name the manifest gives them
 // (resources/routes.json: a route's "extension", and "home"). A route whose extension is not here yet
 // shows its entity's generated screen. Each loads on demand, like every screen.
+import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
 import type { ExtensionName } from "../generated/resources.ts";
 import { lazyScreen } from "../app/lazy-screen.tsx";
@@ -13,4 +14,12 @@ export interface ExtensionProps {
 
 export const extensions: Partial<Record<ExtensionName, ComponentType<ExtensionProps>>> = {
   dashboard: lazyScreen(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard)),
+};
+
+/**
+ * What an extension starts before its screen is shown (its code, words and first calls), where the
+ * console knows it comes next: home, during sign-in's wait before it.
+ */
+export const preloads: Partial<Record<ExtensionName, (client: QueryClient) => void>> = {
+  dashboard: (client) => void import("./dashboard/queries.ts").then((m) => m.preloadDashboard(client)),
 };

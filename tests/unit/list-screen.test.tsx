@@ -342,7 +342,8 @@ describe("ListScreen", () => {
         "Refund order 202611210930120001: 3.50 paid, 0.00 refunded so far, 3.50 can still be refunded.",
       ),
     ).toBeTruthy();
-    await user.click(within(dialog).getByRole("button", { name: "Refund" }));
+    // The form itself loads with the dialog.
+    await user.click(await within(dialog).findByRole("button", { name: "Refund" }));
     expect(await within(dialog).findByText("Amount to refund is required")).toBeTruthy();
     expect(calls("/merchant/order-refund")).toHaveLength(0);
 

@@ -40,6 +40,8 @@ export function LoginPage() {
       return;
     }
     setDone(true);
+    // What home needs loads during the wait.
+    void import("../app.tsx").then((m) => m.preloadHome());
     setTimeout(() => navigate("/", { replace: true }), HOME_DELAY_MS);
   };
 

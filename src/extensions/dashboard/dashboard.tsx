@@ -8,8 +8,7 @@ import { Card, Col, List, Row, Segmented, Skeleton, Statistic, Table, Tag, Typog
 import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { api, type ApiError } from "../../app/api.ts";
-import { allowed } from "../../app/providers/access-control.ts";
+import type { ApiError } from "../../app/api.ts";
 import { currentSession } from "../../app/session.ts";
 import { formatMoney } from "../../crud/format.ts";
 import { screenContext } from "../../crud/resource.ts";
@@ -17,32 +16,9 @@ import { StateActions } from "../../crud/state-actions.tsx";
 import { Chart } from "./chart.tsx";
 import { CHART_FONT } from "./echarts.ts";
 import { WITHDRAWAL_QUEUE, TODO_LINKS } from "./links.ts";
+import { access, FIRST_DAYS, NAMESPACES, queries, type Days, type DataRow } from "./queries.ts";
 
 const DeviceMap = lazy(() => import("./device-map.tsx").then((m) => ({ default: m.DeviceMap })));
-
-interface Figures {
-  orders: number;
-  turnover: number;
-  refunds: number;
-  revenue: number;
-}
-interface Totals {
-  periods: Record<"today" | "yesterday" | "week" | "month", Figures>;
-  totals: { orders: number; turnover: number; revenue: number };
-  devices: number;
-  team: number;
-  members: number;
-  day: string;
-}
-interface TradeDay extends Figures {
-  day: string;
-}
-interface Mix {
-  key: string | number;
-  orders: number;
-  turnover: number;
-}
-type Row = Record<string, unknown> & { id: number };
 
 const PERIODS = ["today", "yesterday", "week", "month"] as const;
 
@@ -51,51 +27,19 @@ function ErrorText({ error }: { error: unknown }) {
 }
 
 export function Dashboard() {
-  const { t, i18n } = useTranslation(["common", "order", "machine", "withdrawal", "defs"]);
+  const { t, i18n } = useTranslation(NAMESPACES);
   const lng = i18n.resolvedLanguage ?? "en";
   const money = (minor: number) => formatMoney(minor, lng);
   const session = currentSession();
-  const canOrders = allowed("order.list");
-  const canMap = allowed("machine.list");
-  const canTeam = allowed("agent.list");
-  const canWithdrawals = allowed("withdrawal.list");
-  const canReview = allowed("withdrawal.approve") || allowed("withdrawal.refuse");
-  const [days, setDays] = useState<7 | 30 | 90>(7);
+  const can = access();
+  const [days, setDays] = useState<Days>(FIRST_DAYS);
 
-  const totals = useQuery({
-    queryKey: ["statistics", "total"],
-    queryFn: () => api<Totals>("statistics-total"),
-    enabled: canOrders,
-  });
-  const trade = useQuery({
-    queryKey: ["statistics", "trade", days],
-    queryFn: () => api<TradeDay[]>("statistics-trade", { query: { days } }),
-    enabled: canOrders,
-    placeholderData: (previous) => previous,
-  });
-  const mix = useQuery({
-    queryKey: ["statistics", "order", days],
-    queryFn: () => api<{ kinds: Mix[]; pay_types: Mix[]; statuses: Mix[] }>("statistics-order", { query: { days } }),
-    enabled: canOrders,
-    placeholderData: (previous) => previous,
-  });
-  const todo = useQuery({
-    queryKey: ["statistics", "dealt"],
-    queryFn: () => api<Record<keyof typeof TODO_LINKS, number>>("statistics-dealt"),
-  });
-  const team = useQuery({
-    queryKey: ["statistics", "manage"],
-    queryFn: () => api<Row[]>("statistics-manage"),
-    enabled: canTeam,
-  });
-  const pending = useQuery({
-    queryKey: ["statistics", "withdrawals"],
-    queryFn: () =>
-      api<{ list: Row[]; total: number }>("data-withdraw-list", {
-        query: { status: "pending", sort: "request_time", order: "asc", limit: 5 },
-      }),
-    enabled: canWithdrawals,
-  });
+  const totals = useQuery({ ...queries.totals(), enabled: can.orders });
+  const trade = useQuery({ ...queries.trade(days), enabled: can.orders, placeholderData: (previous) => previous });
+  const mix = useQuery({ ...queries.mix(days), enabled: can.orders, placeholderData: (previous) => previous });
+  const todo = useQuery(queries.todo());
+  const team = useQuery({ ...queries.team(), enabled: can.team });
+  const pending = useQuery({ ...queries.pending(), enabled: can.withdrawals });
 
   const tradeOption = useMemo(() => {
     const data = trade.data ?? [];
@@ -172,7 +116,7 @@ export function Dashboard() {
         )}
       </div>
 
-      {canOrders && (
+      {can.orders && (
         <Row gutter={[16, 16]}>
           {PERIODS.map((period) => (
             <Col key={period} xs={24} sm={12} xl={6}>
@@ -217,7 +161,7 @@ export function Dashboard() {
         </Row>
       )}
 
-      {canOrders && (
+      {can.orders && (
         <Row gutter={[16, 16]} className="dashboard-row">
           {(
             [
@@ -238,7 +182,7 @@ export function Dashboard() {
         </Row>
       )}
 
-      {canOrders && (
+      {can.orders && (
         <Row gutter={[16, 16]} className="dashboard-row">
           <Col xs={24} xl={16}>
             <Card
@@ -246,11 +190,11 @@ export function Dashboard() {
               className="screen-card"
               title={t("common:home.trend")}
               extra={
-                <Segmented<7 | 30 | 90>
+                <Segmented<Days>
                   value={days}
                   onChange={setDays}
                   options={[7, 30, 90].map((d) => ({
-                    value: d as 7 | 30 | 90,
+                    value: d as Days,
                     label: t("common:home.lastDays", { count: d }),
                   }))}
                 />
@@ -280,7 +224,7 @@ export function Dashboard() {
       )}
 
       <Row gutter={[16, 16]} className="dashboard-row">
-        <Col xs={24} xl={canWithdrawals ? 8 : 24}>
+        <Col xs={24} xl={can.withdrawals ? 8 : 24}>
           <Card variant="borderless" className="screen-card todo-list" title={t("common:home.todo")}>
             {todo.error ? (
               <ErrorText error={todo.error} />
@@ -305,7 +249,7 @@ export function Dashboard() {
             )}
           </Card>
         </Col>
-        {canWithdrawals && (
+        {can.withdrawals && (
           <Col xs={24} xl={16}>
             <Card
               variant="borderless"
@@ -320,7 +264,7 @@ export function Dashboard() {
               {pending.error ? (
                 <ErrorText error={pending.error} />
               ) : (
-                <Table<Row>
+                <Table<DataRow>
                   rowKey="id"
                   size="small"
                   loading={pending.isLoading}
@@ -354,13 +298,13 @@ export function Dashboard() {
                       dataIndex: "payout_method",
                       render: (v: string) => t(`defs:enum.payoutMethod.${v}`),
                     },
-                    ...(canReview
+                    ...(can.review
                       ? [
                           {
                             key: "actions",
                             title: t("common:fields.action"),
                             fixed: "right" as const,
-                            render: (_: unknown, row: Row) => <StateActions screen={withdrawals} record={row} />,
+                            render: (_: unknown, row: DataRow) => <StateActions screen={withdrawals} record={row} />,
                           },
                         ]
                       : []),
@@ -372,22 +316,22 @@ export function Dashboard() {
         )}
       </Row>
 
-      {(canMap || canTeam) && (
+      {(can.map || can.team) && (
         <Row gutter={[16, 16]} className="dashboard-row">
-          {canMap && (
-            <Col xs={24} xl={canTeam ? 16 : 24}>
+          {can.map && (
+            <Col xs={24} xl={can.team ? 16 : 24}>
               <Suspense fallback={<Skeleton active />}>
                 <DeviceMap />
               </Suspense>
             </Col>
           )}
-          {canTeam && (
-            <Col xs={24} xl={canMap ? 8 : 24}>
+          {can.team && (
+            <Col xs={24} xl={can.map ? 8 : 24}>
               <Card variant="borderless" className="screen-card" title={t("common:home.teamTitle")}>
                 {team.error ? (
                   <ErrorText error={team.error} />
                 ) : (
-                  <Table<Row>
+                  <Table<DataRow>
                     rowKey="id"
                     size="small"
                     loading={team.isLoading}

@@ -6,19 +6,11 @@ import { Card, Empty, Skeleton, Typography } from "antd";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { api, type ApiError } from "../../app/api.ts";
+import type { ApiError } from "../../app/api.ts";
+import { queries, type Points } from "./queries.ts";
 import { Chart } from "./chart.tsx";
 import countries from "./countries.geo.json" with { type: "json" };
 import { CHART_FONT, echarts, loadFontsFor } from "./echarts.ts";
-
-interface Points {
-  id: number[];
-  mac_name: string[];
-  kind: string[];
-  status: string[];
-  longitude: number[];
-  latitude: number[];
-}
 
 /**
  * Devices of one outlet share its coordinates: each is set a few metres off it, on a sunflower spiral by
@@ -70,10 +62,7 @@ function bounds(points: Points): { center: [number, number]; span: number } {
 export function DeviceMap({ height = 460 }: { height?: number }) {
   const { t, i18n } = useTranslation(["common", "machine"]);
   const navigate = useNavigate();
-  const query = useQuery({
-    queryKey: ["statistics", "line-machine"],
-    queryFn: () => api<Points>("statistics-line-machine"),
-  });
+  const query = useQuery(queries.map());
   const [fontsReady, setFontsReady] = useState(false);
   const names = useMemo(
     () =>

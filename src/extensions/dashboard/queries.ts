@@ -1,0 +1,130 @@
+// The dashboard's calls, defined once: the screens read them with useQuery, and sign-in starts them
+// (with the screen's code and translations) during its 300 ms wait before home, so that the figures are
+// there as soon as the screen is (DESIGN §8: interactive within 1.5 s after sign-in).
+import { queryOptions, type FetchQueryOptions, type QueryClient } from "@tanstack/react-query";
+import i18n from "i18next";
+import { api } from "../../app/api.ts";
+import { allowed } from "../../app/providers/access-control.ts";
+import type { TODO_LINKS } from "./links.ts";
+
+export interface Figures {
+  orders: number;
+  turnover: number;
+  refunds: number;
+  revenue: number;
+}
+export interface Totals {
+  periods: Record<"today" | "yesterday" | "week" | "month", Figures>;
+  totals: { orders: number; turnover: number; revenue: number };
+  devices: number;
+  team: number;
+  members: number;
+  day: string;
+}
+export interface TradeDay extends Figures {
+  day: string;
+}
+export interface Mix {
+  key: string | number;
+  orders: number;
+  turnover: number;
+}
+export type DataRow = Record<string, unknown> & { id: number };
+export interface Points {
+  id: number[];
+  mac_name: string[];
+  kind: string[];
+  status: string[];
+  longitude: number[];
+  latitude: number[];
+}
+export type Days = 7 | 30 | 90;
+
+/** The namespaces the dashboard and its map translate with. */
+export const NAMESPACES = ["common", "order", "machine", "withdrawal", "defs"];
+
+/** Who may see what: each part of the dashboard needs the permission of the list it sums up. */
+export const access = () => ({
+  orders: allowed("order.list"),
+  map: allowed("machine.list"),
+  team: allowed("agent.list"),
+  withdrawals: allowed("withdrawal.list"),
+  review: allowed("withdrawal.approve") || allowed("withdrawal.refuse"),
+});
+
+/**
+ * Figures this recent are shown without asking again: those started during sign-in are not fetched a
+ * second time when the screen mounts a moment later. A change made in the console refetches them at once
+ * (every data query is invalidated after an action).
+ */
+const FRESH_MS = 10_000;
+
+export const queries = {
+  totals: () =>
+    queryOptions({
+      staleTime: FRESH_MS,
+      queryKey: ["statistics", "total"],
+      queryFn: () => api<Totals>("statistics-total"),
+    }),
+  trade: (days: Days) =>
+    queryOptions({
+      staleTime: FRESH_MS,
+      queryKey: ["statistics", "trade", days],
+      queryFn: () => api<TradeDay[]>("statistics-trade", { query: { days } }),
+    }),
+  mix: (days: Days) =>
+    queryOptions({
+      staleTime: FRESH_MS,
+      queryKey: ["statistics", "order", days],
+      queryFn: () => api<{ kinds: Mix[]; pay_types: Mix[]; statuses: Mix[] }>("statistics-order", { query: { days } }),
+    }),
+  todo: () =>
+    queryOptions({
+      staleTime: FRESH_MS,
+      queryKey: ["statistics", "dealt"],
+      queryFn: () => api<Record<keyof typeof TODO_LINKS, number>>("statistics-dealt"),
+    }),
+  team: () =>
+    queryOptions({
+      staleTime: FRESH_MS,
+      queryKey: ["statistics", "manage"],
+      queryFn: () => api<DataRow[]>("statistics-manage"),
+    }),
+  pending: () =>
+    queryOptions({
+      staleTime: FRESH_MS,
+      queryKey: ["statistics", "withdrawals"],
+      queryFn: () =>
+        api<{ list: DataRow[]; total: number }>("data-withdraw-list", {
+          query: { status: "pending", sort: "request_time", order: "asc", limit: 5 },
+        }),
+    }),
+  map: () =>
+    queryOptions({
+      staleTime: FRESH_MS,
+      queryKey: ["statistics", "line-machine"],
+      queryFn: () => api<Points>("statistics-line-machine"),
+    }),
+};
+
+/** The first days shown in the trend. */
+export const FIRST_DAYS: Days = 7;
+
+/** Starts everything the dashboard will need, for the permissions of the user just signed in. */
+export function preloadDashboard(client: QueryClient): void {
+  const can = access();
+  const start = <T, K extends readonly unknown[]>(query: FetchQueryOptions<T, Error, T, K>) =>
+    void client.prefetchQuery(query);
+  start(queries.todo());
+  if (can.orders) {
+    start(queries.totals());
+    start(queries.trade(FIRST_DAYS));
+    start(queries.mix(FIRST_DAYS));
+  }
+  if (can.team) start(queries.team());
+  if (can.withdrawals) start(queries.pending());
+  if (can.map) start(queries.map());
+  void i18n.loadNamespaces(NAMESPACES);
+  void import("./dashboard.tsx");
+  if (can.map) void import("./device-map.tsx");
+}
