@@ -58,6 +58,17 @@ const SYSTEM_TABLES: TableSpec[] = [
     ],
   },
   {
+    // Sign-in throttling: one counter per account and address ("a:<account>\n<ip>") and per address
+    // ("i:<ip>"), reserved atomically before the password is hashed (server/http/auth.ts).
+    name: "sys_login_throttle",
+    columns: [
+      ["key", "text primary key"],
+      ["failures", "integer not null"],
+      ["last_at", "timestamptz not null default now()"],
+    ],
+    indexes: [],
+  },
+  {
     name: "sys_state",
     columns: [
       ["key", "text primary key"],
