@@ -215,7 +215,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerRoutes(app, areas, { maxUploadBytes: MAX_UPLOAD_BYTES });
-  for (const area of areas) await area.setup?.(app);
+  for (const area of areas) await area.setup?.(app, db);
 
   if (serveConsole) {
     // Files are looked up per request, so a console rebuilt under a running server is served at once.
