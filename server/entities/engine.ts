@@ -28,7 +28,7 @@ const scryptParams = () => ({ N: Number(process.env.SCRYPT_N ?? 2 ** 17), r: 8, 
  * other threads stay free for files and the database), at most `queue` waiting; past that the call is
  * refused with 503 rather than queued without end. Tests lower the figures.
  */
-export const HASHING = { concurrency: 2, queue: 64 };
+export const HASHING = { concurrency: 2, queue: 32 };
 let hashing = 0;
 const waiting: (() => void)[] = [];
 
