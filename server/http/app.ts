@@ -123,21 +123,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       server.setTimeout(timeouts.idle);
       return server;
     },
+    // Errors Node meets before a request exists (too slow, headers too large, not HTTP): Fastify's own
+    // answers, in the envelope. A response already under way is not written into.
     clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return socket.destroy(error);
-      const timeout = (error as NodeJS.ErrnoException).code === "ERR_HTTP_REQUEST_TIMEOUT";
-      const status = timeout ? 408 : 400;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ECONNRESET" || socket.destroyed) return;
+      const [status, reason, key] =
+        code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "Request Timeout", "errors:requestTimeout"]
+          : code === "HPE_HEADER_OVERFLOW"
+            ? [431, "Request Header Fields Too Large", "errors:badQuery"]
+            : [400, "Bad Request", "errors:badQuery"];
       const lng = languageOf(socketLanguage.get(socket));
-      const body = JSON.stringify({
-        code: status,
-        message: translate(lng, timeout ? "errors:requestTimeout" : "errors:badQuery"),
-        data: null,
-      });
-      socket.end(
-        `HTTP/1.1 ${status} ${timeout ? "Request Timeout" : "Bad Request"}\r\nconnection: close\r\n` +
-          `content-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
-          `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
+      const body = JSON.stringify({ code: status, message: translate(lng, key), data: null });
+      // Node keeps the response in progress on the socket (a keep-alive socket may have answered before).
+      const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (socket.writable && !inProgress?.headersSent)
+        socket.write(
+          `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n` +
+            `cache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      socket.destroy(error);
     },
   });
   const { db } = options;

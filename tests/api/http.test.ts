@@ -236,6 +236,45 @@ describe("slow clients", () => {
     }
   });
 
+  it("on a kept-alive connection too, after an answer; and headers too large are a 431 envelope", async () => {
+    const slow = await buildApp({ db: t.db, timeouts: { request: 600, headers: 600, idle: 5_000 } });
+    const slowPort = Number(new URL(await listen(slow)).port);
+    try {
+      const text = await new Promise<string>((resolve, reject) => {
+        const socket = connect(slowPort, "127.0.0.1");
+        let out = "";
+        let second = false;
+        socket.on("connect", () =>
+          socket.write(`GET /merchant/setting-no HTTP/1.1\r\nhost: 127.0.0.1\r\nlocale: km\r\n\r\n`),
+        );
+        socket.on("data", (chunk) => {
+          out += chunk.toString("utf8");
+          // The first answer is in: start a second request whose body never comes.
+          if (out.includes('"code":200') && !second) {
+            second = true;
+            socket.write(
+              `POST /merchant/login HTTP/1.1\r\nhost: 127.0.0.1\r\nlocale: km\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n{`,
+            );
+          }
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(out));
+      });
+      expect(text).toMatch(/^HTTP\/1\.1 200 /);
+      const second = parse(text.slice(text.lastIndexOf("HTTP/1.1 ")));
+      expect(second.status).toBe(408);
+      expect(second.body?.code).toBe(408);
+      expect(second.body?.message).toMatch(/[\u1780-\u17ff]/); // Khmer
+      const huge = await raw(
+        `GET /merchant/setting-no HTTP/1.1\r\nhost: 127.0.0.1\r\nx-filler: ${"a".repeat(20_000)}\r\n\r\n`,
+      );
+      expect(huge.status).toBe(431);
+      expect(huge.body).toEqual({ code: 431, message: "The request parameters are not valid", data: null });
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("the defaults bound every request and idle connection", async () => {
     const { TIMEOUTS } = await import("../../server/http/app.ts");
     expect(t.app.server.requestTimeout).toBe(TIMEOUTS.request);
