@@ -94,27 +94,38 @@ const UPLOAD_COLUMNS = [...UPLOAD_FIELDS].flatMap(([entity, fields]) => {
   const model = modelOf(entity);
   return [...fields.keys()].filter((f) => model.fields.get(f)?.stored).map((f) => [model.table, f] as const);
 });
-const REFERENCED_SQL = UPLOAD_COLUMNS.map(
-  ([table, column]) => `exists (select 1 from ${q(table)} where strpos(${q(column)}::text, $1) > 0)`,
-).join(" or ");
+/** A stored upload's path inside a field's value: "/uploads/<path>" or "private:<path>", alone or in a list. */
+const UPLOAD_REF = /(?:\/uploads\/|private:)([a-z0-9_]+\/\d{4}-\d{2}\/[0-9a-f]{16}\.[a-z0-9]+)/g;
 
-/** Removes the recorded uploads older than the grace period that no record points to; answers their paths. */
+/**
+ * Removes the recorded uploads older than the grace period that no record points to; answers their paths.
+ * One pass over the upload columns gathers every path still pointed to (records in the recycle bin
+ * included), then the rest are deleted, row first, so that two servers sweeping at once remove each once.
+ */
 export async function sweepUploads(
   db: Db,
   dirs: { publicDir: string; privateDir: string },
   olderThanHours = SWEEP.olderThanHours,
 ): Promise<string[]> {
-  const { rows } = await db.query<{ path: string }>(
-    `select path from sys_upload where at < now() - make_interval(hours => $1) order by at limit 1000`,
+  const { rows: candidates } = await db.query<{ path: string }>(
+    `select path from sys_upload where at < now() - make_interval(hours => $1) order by at`,
     [olderThanHours],
   );
+  if (candidates.length === 0) return [];
+  const pointed = new Set<string>();
+  for (const [table, column] of UPLOAD_COLUMNS) {
+    const { rows } = await db.query<{ v: string }>(
+      `select ${q(column)}::text as v from ${q(table)} where ${q(column)} is not null`,
+    );
+    for (const { v } of rows) for (const match of v.matchAll(UPLOAD_REF)) pointed.add(match[1]);
+  }
   const removed: string[] = [];
-  for (const { path } of rows) {
-    const pointed = (await db.query<{ yes: boolean }>(`select ${REFERENCED_SQL || "false"} as yes`, [path])).rows[0];
-    if (pointed.yes) continue;
-    const gone = await db.query<{ private: boolean }>(`delete from sys_upload where path = $1 returning private`, [
-      path,
-    ]);
+  for (const { path } of candidates) {
+    if (pointed.has(path)) continue;
+    const gone = await db.query<{ private: boolean }>(
+      `delete from sys_upload where path = $1 and at < now() - make_interval(hours => $2) returning private`,
+      [path, olderThanHours],
+    );
     if (!gone.rows[0]) continue; // another server swept it
     await rm(join(gone.rows[0].private ? dirs.privateDir : dirs.publicDir, path), { force: true });
     removed.push(path);
