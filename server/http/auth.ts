@@ -194,6 +194,17 @@ export interface Attempt {
   abandoned(): Promise<void>;
 }
 
+/**
+ * Counters idle for a day are forgotten (the next attempt would start them again anyway), so addresses
+ * and account names an attacker makes up do not pile up: run at start and every hour.
+ */
+export async function forgetIdleCounters(db: Queryable): Promise<number> {
+  const { rows } = await db.query(
+    `delete from sys_login_throttle where last_at < now() - interval '1 day' returning key`,
+  );
+  return rows.length;
+}
+
 /** Reserves an attempt for the account from the address, or answers 429 when either counter is locked. */
 export async function reserveAttempt(db: Db, account: string, address: string): Promise<Attempt> {
   const pair = pairKey(account, address);

@@ -3,7 +3,7 @@
 // lockout grows with each further failure, and guessing the old password when changing it counts too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/entities/engine.ts";
-import { THROTTLE } from "../../server/http/auth.ts";
+import { forgetIdleCounters, THROTTLE } from "../../server/http/auth.ts";
 import { createTestApp, listen, send, type Reply, type TestApp } from "./helper.ts";
 
 let t: TestApp;
@@ -98,6 +98,20 @@ describe("sign-in throttling", () => {
         expect((await signIn("operator_a", "wrong-pass", from)).status).toBe(401);
       expect((await signIn("operator_a", "demo123", from)).status).toBe(200);
     }
+  });
+});
+
+describe("the counters", () => {
+  it("are forgotten after a day idle, so made-up accounts and addresses do not pile up", async () => {
+    await t.db.query(
+      `insert into sys_login_throttle (key, failures, last_at) values ('i:192.0.2.1', 3, now() - interval '25 hours'),
+         ('i:192.0.2.2', 3, now() - interval '23 hours')`,
+    );
+    expect(await forgetIdleCounters(t.db)).toBeGreaterThanOrEqual(1);
+    const { rows } = await t.db.query<{ key: string }>(
+      `select key from sys_login_throttle where key like 'i:192.0.2.%' order by key`,
+    );
+    expect(rows.map((r) => r.key)).toEqual(["i:192.0.2.2"]);
   });
 });
 

@@ -9,7 +9,7 @@ import { can, requirePermission, sqlOf, type Ctx, type Principal } from "../../e
 import { hashPassword, history } from "../../entities/engine.ts";
 import { models } from "../../entities/model.ts";
 import { q } from "../../db/migrate.ts";
-import { allPermissions, checkPassword, login, revokeAll, revokeToken } from "../../http/auth.ts";
+import { allPermissions, checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "../../http/auth.ts";
 import { badRequest, HttpError } from "../../http/errors.ts";
 import { translate } from "../../http/i18n.ts";
 import { defineArea } from "../area.ts";
@@ -56,6 +56,16 @@ const OPERATION_PERMISSION_LABELS = new Map(
 
 export const session = defineArea({
   name: "session",
+  setup(app, db) {
+    const forget = () =>
+      void forgetIdleCounters(db).catch((error: unknown) => app.log.error(error, "forgetting sign-in counters"));
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook("onReady", async () => {
+      forget();
+      timer = setInterval(forget, 3_600_000).unref();
+    });
+    app.addHook("onClose", async () => clearInterval(timer));
+  },
   handlers: {
     async login({ ctx, input, request }) {
       const result = await login(ctx.db, input.account, input.password, request.ip);
