@@ -45,6 +45,7 @@ describe("sign-in throttling", () => {
     ]);
     const refused = replies.find((r) => r.status === 429)!;
     expect(refused.body).toEqual({ code: 429, message: expect.stringContaining("15") as string, data: null });
+    expect(refused.headers["retry-after"]).toBe(String(15 * 60));
     const { rows } = await t.db.query<{ n: number }>(
       `select count(*)::int as n from sys_login_attempt where account = 'admin' and ip = '127.0.0.2'`,
     );
