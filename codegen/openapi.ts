@@ -27,6 +27,33 @@ function rewriteRefs(node: unknown, doc?: string): unknown {
   return out;
 }
 
+/** Names that are secrets whatever their schema says (a WIFI password is still a password). */
+const SECRET_NAME = /password|secret|private|_key$|cert/;
+
+/** A field whose value is a secret: write-only, hashed or never stored, a private upload, or named like one. */
+function isSecret(project: Project, name: string, node: unknown, depth = 0): boolean {
+  if (SECRET_NAME.test(name)) return true;
+  if (!node || typeof node !== "object" || depth > 8) return false;
+  const n = node as Json & { "x-upload"?: { private?: boolean } };
+  if (n.writeOnly === true || n["x-store"] !== undefined || n["x-upload"]?.private) return true;
+  const target = typeof n.$ref === "string" && n.$ref.startsWith("defs#/definitions/") ? n.$ref.slice(18) : undefined;
+  const defs = (project.defs.definitions ?? {}) as Record<string, unknown>;
+  return target !== undefined && isSecret(project, "", defs[target], depth + 1);
+}
+
+/** The schema's examples without the values of its secret fields: the document shows no password or key. */
+function withoutSecretExamples(project: Project, schema: unknown): unknown {
+  const s = schema as Json & { examples?: unknown[]; properties?: Record<string, unknown> };
+  if (!Array.isArray(s.examples)) return schema;
+  const clean = (example: unknown) =>
+    example && typeof example === "object" && !Array.isArray(example)
+      ? Object.fromEntries(
+          Object.entries(example).filter(([field]) => !isSecret(project, field, s.properties?.[field])),
+        )
+      : example;
+  return { ...s, examples: s.examples.map(clean) };
+}
+
 const pageOf = (record: unknown) => ({
   type: "object",
   required: ["list", "total", "page", "limit"],
@@ -353,7 +380,7 @@ export function generateOpenApi(project: Project): Json {
   const paths: Record<string, Json> = {};
   const entities = [...project.entities].sort((a, b) => a.$id.localeCompare(b.$id));
   for (const schema of entities) {
-    schemas[schema.$id] = rewriteRefs(schema);
+    schemas[schema.$id] = rewriteRefs(withoutSecretExamples(project, schema));
     schemas[`${schema.$id}_record`] = { allOf: [ref(schema.$id), ref("record_meta")] };
     for (const [path, method, operation] of operations(project, schema)) {
       const item = (paths[path] ??= {});
@@ -368,7 +395,7 @@ export function generateOpenApi(project: Project): Json {
     }
   }
   for (const operation of [...project.operations].sort((a, b) => a.$id.localeCompare(b.$id))) {
-    schemas[`op_${operation.$id}`] = rewriteRefs(operation);
+    schemas[`op_${operation.$id}`] = rewriteRefs(withoutSecretExamples(project, operation));
     const [path, method, item] = operationOf(project, operation);
     (paths[path] ??= {})[method] = JSON.parse(JSON.stringify(item));
   }

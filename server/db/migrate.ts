@@ -58,6 +58,33 @@ const SYSTEM_TABLES: TableSpec[] = [
     ],
   },
   {
+    // Sign-in throttling: one counter per account and address ("a:<account>\n<ip>") and per address
+    // ("i:<ip>"), reserved atomically before the password is hashed (server/http/auth.ts).
+    name: "sys_login_throttle",
+    columns: [
+      ["key", "text primary key"],
+      ["failures", "integer not null"],
+      ["last_at", "timestamptz not null default now()"],
+    ],
+    indexes: [],
+  },
+  {
+    // Every file POST /merchant/upload stored: whose agent it counts against (the daily quota) and when,
+    // so that files no record points to can be swept (server/domain/uploads).
+    name: "sys_upload",
+    columns: [
+      ["path", "text primary key"],
+      ["agent_id", "bigint not null"],
+      ["size", "bigint not null"],
+      ["private", "boolean not null"],
+      ["at", "timestamptz not null default now()"],
+    ],
+    indexes: [
+      { name: "sys_upload_agent_idx", sql: `create index sys_upload_agent_idx on sys_upload (agent_id, at)` },
+      { name: "sys_upload_at_idx", sql: `create index sys_upload_at_idx on sys_upload (at)` },
+    ],
+  },
+  {
     name: "sys_state",
     columns: [
       ["key", "text primary key"],

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { OperationCall } from "../../src/generated/operations.ts";
 import type { OperationInputs } from "../../src/generated/types.ts";
+import type { Db } from "../db/db.ts";
 import type { Ctx } from "../entities/context.ts";
 import type { EntityHooks, TransitionEffect } from "../entities/domain.ts";
 import type { ListQuery } from "../entities/repository.ts";
@@ -32,8 +33,8 @@ export interface Area {
   hooks?: Record<string, EntityHooks>;
   /** Transition side effects, by "<entity>.<action>". */
   effects?: Record<string, TransitionEffect>;
-  /** What the area serves beside its calls (files), registered once on the app. */
-  setup?: (app: FastifyInstance) => void | Promise<void>;
+  /** What the area serves beside its calls (files) or runs beside them (sweeps), set up once on the app. */
+  setup?: (app: FastifyInstance, db: Db) => void | Promise<void>;
 }
 
 export const defineArea = (area: Area): Area => area;

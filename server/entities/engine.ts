@@ -23,7 +23,34 @@ const hooksOf = (ctx: Ctx, entity: string): EntityHooks => ctx.domain.hooks.get(
 /** OWASP's scrypt parameters; SCRYPT_N lowers the cost for tests only (each hash records its own). */
 const scryptParams = () => ({ N: Number(process.env.SCRYPT_N ?? 2 ** 17), r: 8, p: 1 });
 
+/**
+ * Hashing is bounded: at most `concurrency` hashes at once (each takes a libuv thread and 128 MiB; the
+ * other threads stay free for files and the database), at most `queue` waiting; past that the call is
+ * refused with 503 rather than queued without end. Tests lower the figures.
+ */
+export const HASHING = { concurrency: 2, queue: 32 };
+let hashing = 0;
+const waiting: (() => void)[] = [];
+
+export async function withHashSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (hashing >= HASHING.concurrency) {
+    if (waiting.length >= HASHING.queue) throw new HttpError(503, "busy");
+    await new Promise<void>((resolve) => waiting.push(resolve)); // the finishing hash hands its slot over
+  } else hashing++;
+  try {
+    return await fn();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
+
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return withHashSlot(() => scryptNow(password, salt, options));
+}
+
+function scryptNow(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     scryptCb(password, salt, 32, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>
       error ? reject(error) : resolve(key),

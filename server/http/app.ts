@@ -2,6 +2,8 @@
 // their handlers paired with the declared operations and their hooks and effects handed to the engine;
 // the one route loop; authentication decided by the matched route; the console's static files.
 import Fastify, { type FastifyInstance } from "fastify";
+import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
 import fastifyStatic from "@fastify/static";
 import { existsSync } from "node:fs";
 import type { Db } from "../db/db.ts";
@@ -36,7 +38,34 @@ export interface AppOptions {
   uploadDir?: string;
   /** The domain areas; default: all of them (server/domain/index.ts). */
   areas?: Area[];
+  /** How long a client may take (milliseconds); default TIMEOUTS. */
+  timeouts?: Partial<typeof TIMEOUTS>;
 }
+
+/**
+ * A client that sends slowly must not hold a connection: the whole request (headers and body) must
+ * arrive within `request` (answered 408), the headers within `headers`, and a connection may sit idle
+ * (nothing sent or received, keep-alive included) for `idle` at most.
+ */
+export const TIMEOUTS = { request: 60_000, headers: 15_000, idle: 120_000 };
+
+/**
+ * The console's page: scripts only from this origin (ajv compiles the form validators with new Function,
+ * hence 'unsafe-eval'; no inline script), inline styles for antd's CSS-in-JS, images also as data: and
+ * blob: (previews) and from https: (pictures given as addresses), fonts local, no framing.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 /** The areas' hooks and effects, as the engine reads them from the context. */
 function domainOf(areas: Area[]): Domain {
@@ -73,10 +102,49 @@ const FILES = /^\/(uploads|assets)(\/|$)/;
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const areas = options.areas ?? domainAreas({ uploadDir: options.uploadDir });
   const domain = domainOf(areas);
+  const timeouts = { ...TIMEOUTS, ...options.timeouts };
+  // The language each connection last asked for, for the 408 that Node answers outside any request.
+  const socketLanguage = new WeakMap<Socket, string | undefined>();
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
+    // Node checks the request timeout every connectionsCheckingInterval (30 s by default): check often
+    // enough that a slow client is answered close to its limit.
+    serverFactory: (handler) => {
+      const server: Server = createServer(
+        {
+          requestTimeout: timeouts.request,
+          headersTimeout: Math.min(timeouts.headers, timeouts.request),
+          connectionsCheckingInterval: Math.max(50, Math.min(1000, timeouts.request / 4)),
+        },
+        handler,
+      );
+      server.setTimeout(timeouts.idle);
+      return server;
+    },
+    // Errors Node meets before a request exists (too slow, headers too large, not HTTP): Fastify's own
+    // answers, in the envelope. A response already under way is not written into.
+    clientErrorHandler: (error, socket) => {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ECONNRESET" || socket.destroyed) return;
+      const [status, reason, key] =
+        code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "Request Timeout", "errors:requestTimeout"]
+          : code === "HPE_HEADER_OVERFLOW"
+            ? [431, "Request Header Fields Too Large", "errors:badQuery"]
+            : [400, "Bad Request", "errors:badQuery"];
+      const lng = languageOf(socketLanguage.get(socket));
+      const body = JSON.stringify({ code: status, message: translate(lng, key), data: null });
+      // Node keeps the response in progress on the socket (a keep-alive socket may have answered before).
+      const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (socket.writable && !inProgress?.headersSent)
+        socket.write(
+          `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n` +
+            `cache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      socket.destroy(error);
+    },
   });
   const { db } = options;
   const served: string[] = [];
@@ -96,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Who may call is a fact of the matched route (its config), never of the URL's text: a declared call
   // without "public" needs a valid token, whatever way its address was written.
   app.addHook("onRequest", async (request) => {
+    socketLanguage.set(request.raw.socket, request.headers.locale as string | undefined);
     const lng = languageOf(request.headers.locale);
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === "public") {
@@ -107,9 +176,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (access !== "signed-in") requirePermission(request.ctx, access);
   });
 
+  // Headers: no API answer (records, exports, errors) is kept by a browser or a proxy; the console's
+  // page gets its Content-Security-Policy and may not be framed.
+  app.addHook("onSend", async (request, reply, payload) => {
+    reply.header("x-content-type-options", "nosniff");
+    if (request.routeOptions.config?.access !== undefined || API.test(request.url))
+      reply.header("cache-control", "no-store");
+    else if (
+      !FILES.test(request.url) &&
+      !reply.hasHeader("content-security-policy") &&
+      String(reply.getHeader("content-type") ?? "").startsWith("text/html")
+    ) {
+      reply.header("content-security-policy", CONSOLE_CSP);
+      reply.header("x-frame-options", "DENY");
+    }
+    return payload;
+  });
+
   app.setErrorHandler((error, request, reply) => {
     const lng = request.ctx?.lng ?? languageOf(request.headers.locale);
     if (error instanceof HttpError) {
+      // When to come back: the lockout's minutes for a throttled sign-in, a second when hashing is busy.
+      if (error.status === 429 && typeof error.params.minutes === "number")
+        reply.header("retry-after", String(error.params.minutes * 60));
+      if (error.status === 503) reply.header("retry-after", "1");
       const message = translate(lng, error.key.includes(":") ? error.key : `errors:${error.key}`, error.params);
       return reply.status(error.status).send({ code: error.status, message, data: error.data });
     }
@@ -131,7 +221,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerRoutes(app, areas, { maxUploadBytes: MAX_UPLOAD_BYTES });
-  for (const area of areas) await area.setup?.(app);
+  for (const area of areas) await area.setup?.(app, db);
 
   if (serveConsole) {
     // Files are looked up per request, so a console rebuilt under a running server is served at once.

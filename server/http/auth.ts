@@ -1,6 +1,6 @@
 // Sign-in and sessions: scrypt passwords, random tokens stored only as SHA-256 hashes, valid 3 days,
-// revoked on logout and on password change; failed sign-ins throttled per account and per address in
-// the database, so every instance sharing it sees the same counts.
+// revoked on logout and on password change; failed sign-ins throttled per account and address and per
+// address in the database, so every instance sharing it sees the same counts.
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, Queryable } from "../db/db.ts";
 import { q } from "../db/migrate.ts";
@@ -10,7 +10,6 @@ import { hashPassword, verifyPassword } from "../entities/engine.ts";
 import { HttpError, unauthorized } from "./errors.ts";
 
 export const TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
-export const THROTTLE = { windowMinutes: 15, perAccount: 5, perAddress: 30 };
 
 /** Every permission key: the entities' calls and transitions, and the operations' (generated). */
 export const allPermissions = (): string[] => [...permissionKeys];
@@ -136,18 +135,132 @@ export async function revokeAll(db: Queryable, kind: Principal["kind"], id: numb
   );
 }
 
-// A hash to verify against when the account does not exist, so both cases take the same time.
+// ---------------------------------------------------------------- throttling
+
+/**
+ * Failed sign-ins are counted per account and address, and per address, never per account alone: an
+ * attacker elsewhere cannot lock the owner out. A counter at its limit locks its key for `baseMinutes`,
+ * doubling with every further failure (15, 30, 60 minutes, ... at most a day); a counter idle for a day
+ * starts again, and a successful sign-in clears its account-and-address counter.
+ */
+export const THROTTLE = { perAccountAddress: 5, perAddress: 30, baseMinutes: 15, maxMinutes: 24 * 60 };
+
+const pairKey = (account: string, address: string) => `a:${account}\n${address}`;
+const addressKey = (address: string) => `i:${address}`;
+/** Minutes a key with `failures` (at least `limit`) stays locked after its last attempt. */
+const LOCK_SQL = (limit: string) =>
+  `least($3::float8 * power(2, greatest(t.failures - ${limit}, 0)), $4::float8) * interval '1 minute'`;
+
+/**
+ * Takes one attempt from a counter, in one statement: the upsert locks the row, so concurrent attempts
+ * (on any instance sharing the database) are counted one after another and none passes the limit.
+ * Returns false when the key is locked.
+ */
+async function reserveKey(tx: Queryable, key: string, limit: number): Promise<boolean> {
+  const { rows } = await tx.query(
+    `insert into sys_login_throttle as t (key, failures, last_at) values ($1, 1, now())
+     on conflict (key) do update
+        set failures = case when t.last_at < now() - interval '1 day' then 1 else t.failures + 1 end, last_at = now()
+      where t.failures < $2 or t.last_at <= now() - ${LOCK_SQL("$2")}
+     returning failures`,
+    [key, limit, THROTTLE.baseMinutes, THROTTLE.maxMinutes],
+  );
+  return rows.length === 1;
+}
+
+async function lockedMinutes(db: Queryable, key: string, limit: number): Promise<number> {
+  const { rows } = await db.query<{ minutes: number }>(
+    `select ceil(extract(epoch from (t.last_at + ${LOCK_SQL("$2")} - now())) / 60)::int as minutes
+       from sys_login_throttle t where t.key = $1`,
+    [key, limit, THROTTLE.baseMinutes, THROTTLE.maxMinutes],
+  );
+  return Math.max(1, rows[0]?.minutes ?? THROTTLE.baseMinutes);
+}
+
+class Locked extends Error {
+  constructor(
+    readonly key: string,
+    readonly limit: number,
+  ) {
+    super("locked");
+  }
+}
+
+/** One password attempt: reserved before the slow hash, so it counts as a failure until it succeeds. */
+export interface Attempt {
+  /** The password was right: the account-and-address counter is cleared, the address's attempt given back. */
+  succeeded(): Promise<void>;
+  /** The attempt was never tried (the server was too busy to hash): both reservations are given back. */
+  abandoned(): Promise<void>;
+}
+
+/**
+ * Counters idle for a day are forgotten (the next attempt would start them again anyway), so addresses
+ * and account names an attacker makes up do not pile up: run at start and every hour.
+ */
+export async function forgetIdleCounters(db: Queryable): Promise<number> {
+  const { rows } = await db.query(
+    `delete from sys_login_throttle where last_at < now() - interval '1 day' returning key`,
+  );
+  return rows.length;
+}
+
+/** Reserves an attempt for the account from the address, or answers 429 when either counter is locked. */
+export async function reserveAttempt(db: Db, account: string, address: string): Promise<Attempt> {
+  const pair = pairKey(account, address);
+  const byAddress = addressKey(address);
+  try {
+    await db.transaction(async (tx) => {
+      if (!(await reserveKey(tx, pair, THROTTLE.perAccountAddress))) throw new Locked(pair, THROTTLE.perAccountAddress);
+      if (!(await reserveKey(tx, byAddress, THROTTLE.perAddress))) throw new Locked(byAddress, THROTTLE.perAddress);
+    });
+  } catch (error) {
+    if (!(error instanceof Locked)) throw error;
+    throw new HttpError(429, "loginThrottled", { minutes: await lockedMinutes(db, error.key, error.limit) });
+  }
+  const giveBack = (key: string) =>
+    db.query(`update sys_login_throttle set failures = greatest(failures - 1, 0) where key = $1`, [key]);
+  return {
+    async succeeded() {
+      await db.query(`delete from sys_login_throttle where key = $1`, [pair]);
+      await giveBack(byAddress);
+    },
+    async abandoned() {
+      await giveBack(pair);
+      await giveBack(byAddress);
+    },
+  };
+}
+
 let dummyHash: Promise<string> | undefined;
 
-export async function login(db: Db, account: string, password: string, address: string) {
-  const { rows: counts } = await db.query<{ by_account: number; by_address: number }>(
-    `select count(*) filter (where account = $1)::int as by_account, count(*) filter (where ip = $2)::int as by_address
-       from sys_login_attempt where not ok and at > now() - make_interval(mins => $3) and (account = $1 or ip = $2)`,
-    [account, address, THROTTLE.windowMinutes],
-  );
-  if (counts[0].by_account >= THROTTLE.perAccount || counts[0].by_address >= THROTTLE.perAddress) {
-    throw new HttpError(429, "loginThrottled", { minutes: THROTTLE.windowMinutes });
+/** Checks a password under the throttle: counted before hashing, refused with 429 past the limits. */
+export async function checkPassword(
+  db: Db,
+  account: string,
+  address: string,
+  password: string,
+  stored: string | undefined,
+): Promise<boolean> {
+  const attempt = await reserveAttempt(db, account, address);
+  let valid: boolean;
+  try {
+    dummyHash ??= hashPassword(randomBytes(12).toString("hex")).catch((error: unknown) => {
+      dummyHash = undefined;
+      throw error;
+    });
+    // An unknown account is verified against a throwaway hash, so both cases take the same time.
+    valid = (await verifyPassword(password, stored ?? (await dummyHash))) && stored !== undefined;
+  } catch (error) {
+    await attempt.abandoned();
+    throw error;
   }
+  if (valid) await attempt.succeeded();
+  await db.query(`insert into sys_login_attempt (account, ip, ok) values ($1, $2, $3)`, [account, address, valid]);
+  return valid;
+}
+
+export async function login(db: Db, account: string, password: string, address: string) {
   const agent = (
     await db.query<{ id: number; password: string }>(
       `select id, password from ${q("agent")} where account = $1 and deleted_at is null`,
@@ -163,14 +276,8 @@ export async function login(db: Db, account: string, password: string, address: 
         )
       ).rows[0];
   const found = agent ?? operator;
-  dummyHash ??= hashPassword(randomBytes(12).toString("hex"));
-  const valid = await verifyPassword(password, found?.password ?? (await dummyHash));
-  await db.query(`insert into sys_login_attempt (account, ip, ok) values ($1, $2, $3)`, [
-    account,
-    address,
-    Boolean(found && valid),
-  ]);
-  if (!found || !valid) throw new HttpError(401, "loginFailed");
+  if (!(await checkPassword(db, account, address, password, found?.password)) || !found)
+    throw new HttpError(401, "loginFailed");
   const kind = agent ? "agent" : "operator";
   const { token, expiresAt } = await issueToken(db, kind, found.id);
   const { principal } = await authenticate(db, `Bearer ${token}`);

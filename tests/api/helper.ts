@@ -1,6 +1,7 @@
 // A fresh app per test file: in-memory PGlite, or, when DATABASE_URL is set, a throwaway schema in
 // that PostgreSQL (the same tests, unchanged). Accounts follow DESIGN.md section 6, with fast hashes.
 import { randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { openPglite, openPostgres, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
@@ -141,4 +142,52 @@ export async function createTestApp(): Promise<TestApp> {
       await drop();
     },
   };
+}
+
+/**
+ * One request over a real socket to a listening server, from the given local address (any 127.0.0.x on
+ * Linux): what the server sees as the client's address, unlike inject's remoteAddress, goes through
+ * Fastify's own socket handling.
+ */
+export function send<T = unknown>(
+  base: string,
+  options: { method?: string; path: string; body?: unknown; headers?: Record<string, string>; localAddress?: string },
+): Promise<Reply<T>> {
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${options.path}`,
+      {
+        method: options.method ?? (payload ? "POST" : "GET"),
+        agent: false,
+        localAddress: options.localAddress,
+        headers: { ...(payload ? { "content-type": "application/json" } : {}), ...options.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const raw = Buffer.concat(chunks).toString("utf8");
+          let body: Reply<T>["body"];
+          try {
+            body = JSON.parse(raw) as Reply<T>["body"];
+          } catch {
+            body = { code: res.statusCode ?? 0, message: "", data: undefined as T };
+          }
+          resolve({ status: res.statusCode ?? 0, body, headers: res.headers, raw });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** Starts the app on a free loopback port and answers its base URL. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  if (!address || typeof address === "string") throw new Error("not listening on a port");
+  return `http://127.0.0.1:${address.port}`;
 }

@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
-import type { FieldErrors } from "./fixtures.ts";
+import { Fixtures, type FieldErrors } from "./fixtures.ts";
+import { UPLOAD_QUOTA } from "../../server/domain/uploads/index.ts";
 
 let t: TestApp;
 let adminToken: string;
@@ -337,5 +338,66 @@ describe("serving /uploads/", () => {
       expect(reply.statusCode, url).toBe(404);
       expect(reply.json().code).toBe(404);
     }
+  });
+});
+
+describe("quota and sweeping", () => {
+  it("holds each agent to its daily quota, under concurrency, with a translated 429", async () => {
+    const png = tinyPng();
+    const saved = { ...UPLOAD_QUOTA };
+    const used = async (agentId: number) =>
+      (
+        await t.db.query<{ bytes: number; files: number }>(
+          `select coalesce(sum(size), 0)::int as bytes, count(*)::int as files from sys_upload where agent_id = $1`,
+          [agentId],
+        )
+      ).rows[0];
+    // What agent_a has uploaded in the tests above, and room for three more.
+    Object.assign(UPLOAD_QUOTA, { bytesPerDay: (await used(t.ids.agent_a)).bytes + 3 * png.length, filesPerDay: 100 });
+    try {
+      const agentA = (await t.as("agent_a")).token;
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          upload("entity=goods&field=pic_url", { data: png, filename: "a.png" }, { token: agentA, lng: "zh" }),
+        ),
+      );
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+      const refused = replies.find((r) => r.status === 429)!;
+      expect(refused.body.code).toBe(429);
+      expect(refused.body.message).toMatch(/每日上传上限/);
+      // Another agent has its own quota; the files count, too.
+      const agentB = (await t.as("agent_b")).token;
+      expect((await upload("entity=goods&field=pic_url", { data: png }, { token: agentB })).status).toBe(200);
+      Object.assign(UPLOAD_QUOTA, { bytesPerDay: 1024 * 1024, filesPerDay: (await used(t.ids.agent_b)).files + 1 });
+      expect((await upload("entity=goods&field=pic_url", { data: png }, { token: agentB })).status).toBe(200);
+      expect((await upload("entity=goods&field=pic_url", { data: png }, { token: agentB })).status).toBe(429);
+    } finally {
+      Object.assign(UPLOAD_QUOTA, saved);
+    }
+  });
+
+  it("sweeps day-old files no record points to; keeps what a record (in the bin too) or a recent upload has", async () => {
+    const fx = new Fixtures(t);
+    const stored = async () => (await upload("entity=goods&field=pic_url", { data: tinyPng() })).body.data.url;
+    const [kept, orphan, recent, binned] = [await stored(), await stored(), await stored(), await stored()];
+    const goods = await fx.createRecord("goods", "admin");
+    await fx.setColumn("goods", goods.id, "pic_url", kept);
+    const other = await fx.createRecord("goods", "admin");
+    await fx.setColumn("goods", other.id, "carousel_url", JSON.stringify([binned]));
+    const admin = await t.as("admin");
+    expect((await admin.del(`/merchant/goods-delete?id=${other.id}`)).status).toBe(200); // to the recycle bin
+    const pathOf = (url: string) => url.replace(/^\/uploads\//, "");
+    await t.db.query(`update sys_upload set at = now() - interval '25 hours' where path = any($1::text[])`, [
+      [kept, orphan, binned].map(pathOf),
+    ]);
+
+    expect(await t.app.sweepUploads()).toEqual([pathOf(orphan)]);
+    expect((await get(orphan)).statusCode).toBe(404);
+    for (const url of [kept, recent, binned]) expect((await get(url)).statusCode, url).toBe(200);
+
+    // Destroyed for good, the record lets its files go.
+    expect((await admin.del(`/merchant/goods-recycle-destroy?id=${other.id}`)).status).toBe(200);
+    expect(await t.app.sweepUploads()).toEqual([pathOf(binned)]);
+    expect((await get(binned)).statusCode).toBe(404);
   });
 });

@@ -6,7 +6,9 @@ import { scopeOf, type Ctx } from "../../entities/context.ts";
 import { modelOf } from "../../entities/model.ts";
 import * as repo from "../../entities/repository.ts";
 import type { Row } from "../../entities/repository.ts";
+import { revokeAll } from "../../http/auth.ts";
 import { badRequest } from "../../http/errors.ts";
+import { translate } from "../../http/i18n.ts";
 import { fieldError } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 
@@ -43,6 +45,43 @@ function uniqueAccount(entity: string) {
 }
 
 const checkAgentAccount = uniqueAccount("agent");
+const checkOperatorAccount = uniqueAccount("operator");
+
+/**
+ * A password set through an update call ends every session of that account, in the update's transaction.
+ * One's own password is changed only through modify-password, which asks for the current one: a stolen
+ * session must not be enough to take the account over.
+ */
+async function passwordSetByUpdate(ctx: Ctx, tx: Queryable, kind: "agent" | "operator", values: Row, existing?: Row) {
+  if (!existing || ![...modelOf(kind).hashed].some((field) => field in values)) return;
+  if (ctx.principal.kind === kind && ctx.principal.id === existing.id) {
+    throw badRequest(
+      [...modelOf(kind).hashed]
+        .filter((field) => field in values)
+        .map((field) => ({ field, keyword: "ownPassword", message: translate(ctx.lng, "errors:ownPasswordByUpdate") })),
+    );
+  }
+  await revokeAll(tx, kind, existing.id as number);
+}
+
+/**
+ * Deleting an account ends its sessions for good (recovering it from the recycle bin does not bring them
+ * back); deleting an agent also ends the sessions of the operators it owns.
+ */
+async function endSessionsOnDelete(tx: Queryable, kind: "agent" | "operator", ids: number[]) {
+  await tx.query(
+    `update sys_token set revoked_at = now()
+      where revoked_at is null and principal_kind = $1 and principal_id = any($2::bigint[])`,
+    [kind, ids],
+  );
+  if (kind === "agent")
+    await tx.query(
+      `update sys_token set revoked_at = now()
+        where revoked_at is null and principal_kind = 'operator'
+          and principal_id in (select id from ${q("operator")} where agent_id = any($1::bigint[]))`,
+      [ids],
+    );
+}
 
 export const accounts = defineArea({
   name: "accounts",
@@ -51,6 +90,7 @@ export const accounts = defineArea({
     agent: {
       async beforeWrite(ctx, tx, values, existing) {
         await checkAgentAccount(ctx, tx, values, existing);
+        await passwordSetByUpdate(ctx, tx, "agent", values, existing);
         await checkRoleGrant(ctx, tx, values);
         if (existing) return;
         // The superior is a relation the caller may see (checked by the engine); the new agent's path
@@ -67,7 +107,18 @@ export const accounts = defineArea({
         );
         return rows[0];
       },
+      async beforeBulk(ctx, op, ids) {
+        if (op !== "recover") await endSessionsOnDelete(ctx.tx, "agent", ids);
+      },
     },
-    operator: { beforeWrite: uniqueAccount("operator") },
+    operator: {
+      async beforeWrite(ctx, tx, values, existing) {
+        await checkOperatorAccount(ctx, tx, values, existing);
+        await passwordSetByUpdate(ctx, tx, "operator", values, existing);
+      },
+      async beforeBulk(ctx, op, ids) {
+        if (op !== "recover") await endSessionsOnDelete(ctx.tx, "operator", ids);
+      },
+    },
   },
 });

@@ -6,10 +6,10 @@ import { operationSchemas } from "../../../src/generated/operations.ts";
 import { operationKeyBase } from "../../../src/schema/keys.ts";
 import { operationOfPermission } from "../../../src/schema/permissions.ts";
 import { can, requirePermission, sqlOf, type Ctx, type Principal } from "../../entities/context.ts";
-import { hashPassword, history, verifyPassword } from "../../entities/engine.ts";
+import { hashPassword, history } from "../../entities/engine.ts";
 import { models } from "../../entities/model.ts";
 import { q } from "../../db/migrate.ts";
-import { allPermissions, login, revokeAll, revokeToken } from "../../http/auth.ts";
+import { allPermissions, checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "../../http/auth.ts";
 import { badRequest, HttpError } from "../../http/errors.ts";
 import { translate } from "../../http/i18n.ts";
 import { defineArea } from "../area.ts";
@@ -56,6 +56,16 @@ const OPERATION_PERMISSION_LABELS = new Map(
 
 export const session = defineArea({
   name: "session",
+  setup(app, db) {
+    const forget = () =>
+      void forgetIdleCounters(db).catch((error: unknown) => app.log.error(error, "forgetting sign-in counters"));
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook("onReady", async () => {
+      forget();
+      timer = setInterval(forget, 3_600_000).unref();
+    });
+    app.addHook("onClose", async () => clearInterval(timer));
+  },
   handlers: {
     async login({ ctx, input, request }) {
       const result = await login(ctx.db, input.account, input.password, request.ip);
@@ -83,12 +93,13 @@ export const session = defineArea({
     },
 
     // Hashing is slow: it happens outside the transaction that stores the hash and ends the sessions.
-    async "modify-password"({ ctx, input }) {
+    // Guessing the old password is throttled like signing in, on the same counters.
+    async "modify-password"({ ctx, input, request }) {
       const table = ctx.principal.kind;
       const { rows } = await ctx.db.query<{ password: string }>(`select password from ${q(table)} where id = $1`, [
         ctx.principal.id,
       ]);
-      if (!(await verifyPassword(input.old_password, rows[0]?.password))) {
+      if (!(await checkPassword(ctx.db, ctx.principal.account, request.ip, input.old_password, rows[0]?.password))) {
         throw badRequest([
           { field: "old_password", keyword: "wrongPassword", message: translate(ctx.lng, "errors:wrongPassword") },
         ]);

@@ -9,15 +9,24 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fileTypeFromBuffer } from "file-type";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { JsonSchemaNode, XUpload } from "../../../src/schema/types.ts";
-import { can } from "../../entities/context.ts";
-import { models, resolveNode } from "../../entities/model.ts";
-import { badRequest, forbidden } from "../../http/errors.ts";
+import type { Db, Queryable } from "../../db/db.ts";
+import { q } from "../../db/migrate.ts";
+import { can, sqlOf } from "../../entities/context.ts";
+import { models, modelOf, resolveNode } from "../../entities/model.ts";
+import { badRequest, forbidden, HttpError } from "../../http/errors.ts";
 import { languageOf, translate, type Language } from "../../http/i18n.ts";
 import { defineArea, type Area } from "../area.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Sweeps the uploads no record points to now, as the timer does (for operators and tests). */
+    sweepUploads(): Promise<string[]>;
+  }
+}
 
 /** The upload rules of a property: its own x-upload, or its items' (a list of images). */
 function uploadOf(node: JsonSchemaNode): XUpload | undefined {
@@ -48,6 +57,81 @@ const UPLOAD_FIELDS: ReadonlyMap<string, ReadonlyMap<string, XUpload>> = new Map
 export const MAX_UPLOAD_BYTES = Math.max(
   ...[...UPLOAD_FIELDS.values()].flatMap((fields) => [...fields.values()].map((u) => u.maxBytes)),
 );
+
+/**
+ * What one agent (its operators included) may upload in any 24 hours. Counted and recorded in one
+ * statement under a per-agent lock, so concurrent uploads cannot pass it. Tests lower the figures.
+ */
+export const UPLOAD_QUOTA = { bytesPerDay: 200 * 1024 * 1024, filesPerDay: 1000 };
+
+/**
+ * Files no record points to are removed once they are a day old (a form may stay open that long before
+ * it is saved): at start and every SWEEP.everyHours, by each server (removing twice is harmless). Records
+ * in the recycle bin still point to theirs; a record destroyed for good lets its files go.
+ */
+export const SWEEP = { olderThanHours: 24, everyHours: 6 };
+
+/** Reserves the file's bytes in its agent's quota and records it, or answers 429. */
+async function recordUpload(db: Queryable, agentId: number, path: string, size: number, isPrivateFile: boolean) {
+  await db.query(`select pg_advisory_xact_lock(hashtext('upload-quota'), $1::int)`, [agentId % 2 ** 31]);
+  const { rows } = await db.query(
+    `insert into sys_upload (path, agent_id, size, private)
+     select $1, $2::bigint, $3::bigint, $4::boolean
+      where (select coalesce(sum(size), 0) + $3::bigint <= $5::bigint and count(*) < $6::bigint
+               from sys_upload where agent_id = $2 and at > now() - interval '1 day')
+     returning path`,
+    [path, agentId, size, isPrivateFile, UPLOAD_QUOTA.bytesPerDay, UPLOAD_QUOTA.filesPerDay],
+  );
+  if (rows.length === 0)
+    throw new HttpError(429, "uploadQuota", {
+      limit: sizeText(UPLOAD_QUOTA.bytesPerDay),
+      files: UPLOAD_QUOTA.filesPerDay,
+    });
+}
+
+/** Every stored column that may hold an upload's address (a field with x-upload, or a list of them). */
+const UPLOAD_COLUMNS = [...UPLOAD_FIELDS].flatMap(([entity, fields]) => {
+  const model = modelOf(entity);
+  return [...fields.keys()].filter((f) => model.fields.get(f)?.stored).map((f) => [model.table, f] as const);
+});
+/** A stored upload's path inside a field's value: "/uploads/<path>" or "private:<path>", alone or in a list. */
+const UPLOAD_REF = /(?:\/uploads\/|private:)([a-z0-9_]+\/\d{4}-\d{2}\/[0-9a-f]{16}\.[a-z0-9]+)/g;
+
+/**
+ * Removes the recorded uploads older than the grace period that no record points to; answers their paths.
+ * One pass over the upload columns gathers every path still pointed to (records in the recycle bin
+ * included), then the rest are deleted, row first, so that two servers sweeping at once remove each once.
+ */
+export async function sweepUploads(
+  db: Db,
+  dirs: { publicDir: string; privateDir: string },
+  olderThanHours = SWEEP.olderThanHours,
+): Promise<string[]> {
+  const { rows: candidates } = await db.query<{ path: string }>(
+    `select path from sys_upload where at < now() - make_interval(hours => $1) order by at`,
+    [olderThanHours],
+  );
+  if (candidates.length === 0) return [];
+  const pointed = new Set<string>();
+  for (const [table, column] of UPLOAD_COLUMNS) {
+    const { rows } = await db.query<{ v: string }>(
+      `select ${q(column)}::text as v from ${q(table)} where ${q(column)} is not null`,
+    );
+    for (const { v } of rows) for (const match of v.matchAll(UPLOAD_REF)) pointed.add(match[1]);
+  }
+  const removed: string[] = [];
+  for (const { path } of candidates) {
+    if (pointed.has(path)) continue;
+    const gone = await db.query<{ private: boolean }>(
+      `delete from sys_upload where path = $1 and at < now() - make_interval(hours => $2) returning private`,
+      [path, olderThanHours],
+    );
+    if (!gone.rows[0]) continue; // another server swept it
+    await rm(join(gone.rows[0].private ? dirs.privateDir : dirs.publicDir, path), { force: true });
+    removed.push(path);
+  }
+  return removed;
+}
 
 /** Whoever may create or change the entity's records may upload its files. */
 const WRITE_OPERATIONS = ["add", "update", "set"];
@@ -251,13 +335,24 @@ export function uploads(uploadDir?: string): Area {
         const month = new Date().toISOString().slice(0, 7);
         const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
         const root = isPrivate(upload) ? privateDir : publicDir;
+        await recordUpload(sqlOf(ctx), ctx.principal.agentId, path, data.length, isPrivate(upload));
         await mkdir(join(root, model.name, month), { recursive: true });
         await writeFile(join(root, path), data, { flag: "wx" });
         const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
         return { url, size: data.length, mime: type.mime };
       },
     },
-    setup(app: FastifyInstance) {
+    setup(app: FastifyInstance, db: Db) {
+      const dirs = { publicDir: publicDir!, privateDir };
+      const sweep = () =>
+        void sweepUploads(db, dirs).catch((error: unknown) => app.log.error(error, "sweeping uploads"));
+      app.decorate("sweepUploads", () => sweepUploads(db, dirs));
+      let timer: NodeJS.Timeout | undefined;
+      app.addHook("onReady", async () => {
+        sweep();
+        timer = setInterval(sweep, SWEEP.everyHours * 3_600_000).unref();
+      });
+      app.addHook("onClose", async () => clearInterval(timer));
       if (temporary) {
         const folder = temporary;
         app.addHook("onClose", async () => rmSync(folder, { recursive: true, force: true }));

@@ -1,0 +1,98 @@
+// Two server processes on one PostgreSQL database: the server keeps no state of its own, so a token from
+// one works on the other and a logout on one ends it on both, the sign-in limits are shared, and a
+// transition raced from both has one winner. PGlite allows one process per database, so without
+// DATABASE_URL this suite is skipped (and says so in its name).
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { THROTTLE } from "../../server/http/auth.ts";
+import { createTestApp, send, type TestApp } from "./helper.ts";
+
+const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
+
+function startServer(schema: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "server-process.ts")], {
+    env: { ...process.env, TEST_SCHEMA: schema },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`server process exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once("line", (line) =>
+      resolve({ child, base: (JSON.parse(line) as { base: string }).base }),
+    );
+  });
+}
+
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.removeAllListeners("exit");
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+
+describe.skipIf(!ON_POSTGRES)(
+  `two server processes on one PostgreSQL database${ON_POSTGRES ? "" : " (skipped: DATABASE_URL is unset; PGlite is one process per database)"}`,
+  () => {
+    let t: TestApp;
+    let servers: { child: ChildProcess; base: string }[] = [];
+    beforeAll(async () => {
+      t = await createTestApp();
+      const { rows } = await t.db.query<{ schema: string }>(`select current_schema() as schema`);
+      servers = await Promise.all([startServer(rows[0].schema), startServer(rows[0].schema)]);
+    });
+    afterAll(async () => {
+      await Promise.all(servers.map((s) => stopped(s.child)));
+      await t?.close();
+    });
+    const [a, b] = [() => servers[0].base, () => servers[1].base];
+
+    const signIn = (base: string, account: string, password: string, from = "127.0.0.1") =>
+      send<{ token: string }>(base, { path: "/merchant/login", body: { account, password }, localAddress: from });
+
+    it("a token from one process works on the other; a logout on one ends it on both", async () => {
+      const session = await signIn(a(), "agent_a", "demo123");
+      expect(session.status).toBe(200);
+      const headers = { authorization: `Bearer ${session.body.data.token}` };
+      for (const base of [a(), b()])
+        expect((await send(base, { path: "/merchant/user-info", headers })).status).toBe(200);
+      expect((await send(b(), { path: "/merchant/logout", method: "POST", headers })).status).toBe(200);
+      for (const base of [a(), b()])
+        expect((await send(base, { path: "/merchant/user-info", headers })).status).toBe(401);
+    });
+
+    it(`20 wrong passwords at once, half to each process: exactly ${THROTTLE.perAccountAddress} are tried`, async () => {
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => signIn(i % 2 ? a() : b(), "agent_b", `wrong-${i}`, "127.0.0.9")),
+      );
+      expect(replies.filter((r) => r.status === 401)).toHaveLength(THROTTLE.perAccountAddress);
+      expect(replies.filter((r) => r.status === 429)).toHaveLength(20 - THROTTLE.perAccountAddress);
+      for (const base of [a(), b()]) {
+        expect((await signIn(base, "agent_b", "demo123", "127.0.0.9")).status).toBe(429);
+        expect((await signIn(base, "agent_b", "demo123", "127.0.0.10")).status).toBe(200);
+      }
+    });
+
+    it("20 simultaneous accepts of one work order across both: one wins, the others get 409", async () => {
+      const { rows } = await t.db.query<{ id: number }>(
+        `insert into "service_order" (type, problem, status, agent_id, agent_path) values ('equipment_issue', 'Lane 3 jams', 'pending', $1, $2) returning id`,
+        [t.ids.admin, `/${t.ids.admin}/`],
+      );
+      const session = await signIn(a(), "admin", "admin123");
+      const headers = { authorization: `Bearer ${session.body.data.token}` };
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          send(i % 2 ? a() : b(), { path: "/merchant/service-accept", headers, body: { id: rows[0].id } }),
+        ),
+      );
+      expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(replies.filter((r) => r.status === 409)).toHaveLength(19);
+      const after = await t.db.query<{ status: string; version: number }>(
+        `select status, version from "service_order" where id = $1`,
+        [rows[0].id],
+      );
+      expect(after.rows[0]).toEqual({ status: "processing", version: 2 });
+    });
+  },
+);
