@@ -2,14 +2,20 @@
 // opens fast; everything behind it (Refine, antd, the screens) loads on demand after sign-in.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { BrowserRouter, Route, Routes } from "react-router";
+import { BrowserRouter, Navigate, Route, Routes } from "react-router";
 import "./app/fonts.css";
 import "./app/login.css";
 import { initI18n } from "./app/i18n.ts";
 import { lazyScreen } from "./app/lazy-screen.tsx";
 import { LoginPage } from "./app/pages/login-page.tsx";
+import { currentSession } from "./app/session.ts";
 
 const Console = lazyScreen(() => import("./app/app.tsx").then((m) => m.ConsoleApp));
+
+/** Without a session any address opens the login page at once, before the console's code is fetched. */
+function SignedIn() {
+  return currentSession() ? <Console /> : <Navigate to="/login" replace />;
+}
 
 await initI18n(["common", "operations"]);
 
@@ -18,7 +24,7 @@ createRoot(document.getElementById("root")!).render(
     <BrowserRouter>
       <Routes>
         <Route path="/login" element={<LoginPage />} />
-        <Route path="*" element={<Console />} />
+        <Route path="*" element={<SignedIn />} />
       </Routes>
     </BrowserRouter>
   </StrictMode>,

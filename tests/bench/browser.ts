@@ -4,6 +4,7 @@
 import { performance } from "node:perf_hooks";
 import { chromium } from "playwright-core";
 import type { Row } from "./api.ts";
+import { ensureChromium } from "../support/chromium.ts";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -31,7 +32,7 @@ function generatedPoints(n: number) {
 
 export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    executablePath: ensureChromium(),
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
   });
   const rows: Row[] = [];

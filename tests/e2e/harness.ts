@@ -9,6 +9,7 @@ import { openPglite, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { buildApp } from "../../server/http/app.ts";
 import { seedDemo } from "../../server/seed/demo.ts";
+import { ensureChromium } from "../support/chromium.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const SHOTS = join(ROOT, "tests/e2e/screenshots");
@@ -37,7 +38,7 @@ export async function startConsole(): Promise<Console> {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    executablePath: ensureChromium(),
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
   });
   mkdirSync(SHOTS, { recursive: true });

@@ -4,6 +4,7 @@
 // retry, and every route of SPEC §2 opening with real data and no console errors.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { resources } from "../../src/generated/resources.ts";
 import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
@@ -30,6 +31,30 @@ afterAll(async () => {
 });
 
 describe("signing in", () => {
+  it("opens the login form from any address with the login page's code alone (under 200 KB gzipped)", async () => {
+    const scriptsOf = async (path: string) => {
+      const { page, context } = await openPage(c);
+      const scripts = new Set<string>();
+      page.on("request", (r) => {
+        if (r.resourceType() === "script") scripts.add(new URL(r.url()).pathname);
+      });
+      await page.goto(`${c.url}${path}`);
+      await page.waitForURL(/\/login$/);
+      await page.locator("#account").waitFor();
+      await page.waitForLoadState("networkidle");
+      await context.close();
+      return [...scripts].sort();
+    };
+    const login = await scriptsOf("/login");
+    for (const path of ["/", "/goods/list", "/machine/list/show/1", "/no/such/page"])
+      expect(await scriptsOf(path), path).toEqual(login);
+    const bytes = login.reduce(
+      (sum, script) => sum + gzipSync(readFileSync(join(ROOT, "dist/console", script))).length,
+      0,
+    );
+    expect(bytes).toBeLessThan(200 * 1024);
+  });
+
   it("sends every path to /login without a token, and back to it after signing out", async () => {
     const { page, context, errors } = await openPage(c);
     await page.goto(`${c.url}/goods/list`);
