@@ -7,10 +7,27 @@ import { allowed, permissionOf } from "./providers/access-control.ts";
 import type { ScreenRoute } from "./routes.ts";
 import { extensions } from "../extensions/index.ts";
 
-const ListScreen = lazyScreen(() => import("../crud/list-screen.tsx").then((m) => m.ListScreen));
-const FormScreen = lazyScreen(() => import("../crud/form-screen.tsx").then((m) => m.FormScreen));
-const ShowScreen = lazyScreen(() => import("../crud/show-screen.tsx").then((m) => m.ShowScreen));
-const SettingsScreen = lazyScreen(() => import("../crud/settings-screen.tsx").then((m) => m.SettingsScreen));
+const load = {
+  list: () => import("../crud/list-screen.tsx").then((m) => m.ListScreen),
+  form: () => import("../crud/form-screen.tsx").then((m) => m.FormScreen),
+  show: () => import("../crud/show-screen.tsx").then((m) => m.ShowScreen),
+  settings: () => import("../crud/settings-screen.tsx").then((m) => m.SettingsScreen),
+};
+const ListScreen = lazyScreen(load.list);
+const FormScreen = lazyScreen(load.form);
+const ShowScreen = lazyScreen(load.show);
+const SettingsScreen = lazyScreen(load.settings);
+
+/**
+ * Once the shell is idle, the generic screens' code is fetched (a list, its records' details and forms
+ * are where a user goes next), so the first visit of any of them waits only for its data.
+ */
+export function preloadScreens(): void {
+  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
+  idle(() => {
+    for (const screen of Object.values(load)) void screen().catch(() => undefined); // retried on the visit
+  });
+}
 
 /** A route the user's permissions do not cover (typed or bookmarked): said plainly, nothing loaded. */
 function Forbidden() {

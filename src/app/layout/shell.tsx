@@ -12,6 +12,7 @@ import { lazyScreen, Loading } from "../lazy-screen.tsx";
 import { currentSession, saveMenu, type MenuGroup } from "../session.ts";
 import { useSite } from "../site.ts";
 import { versionChanged } from "../version-check.ts";
+import { preloadScreens } from "../screens.tsx";
 import { SideMenu } from "./side-menu.tsx";
 import { TabBar } from "./tab-bar.tsx";
 
@@ -33,6 +34,7 @@ export function Shell() {
   const [drawer, setDrawer] = useState(false);
   useEffect(() => setDrawer(false), [pathname]);
 
+  useEffect(() => preloadScreens(), []);
   useEffect(() => {
     void api<MenuGroup[]>("menu")
       .then((fresh) => {
