@@ -165,6 +165,11 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
       if (!calls[kind]) add(`/x-entity/calls`, `recycle: true needs a "${kind}" call`);
     }
   }
+  (entity.unique ?? []).forEach((set, i) =>
+    set.forEach((f, j) => {
+      if (!fields.has(f)) add(`/x-entity/unique/${i}/${j}`, `no property "${f}"`);
+    }),
+  );
   (entity.related ?? []).forEach((r, i) => {
     const path = `/x-entity/related/${i}`;
     const other = project.entities.find((e) => e.$id === r.entity);
