@@ -35,7 +35,8 @@ const SYSTEM_FILTERS: Record<string, Field["kind"]> = { id: "integer", created_a
 export function coerce(field: Pick<Field, "kind" | "node">, raw: string): unknown {
   switch (field.kind) {
     case "integer":
-      return /^-?\d+$/.test(raw) ? Number(raw) : undefined;
+      // Within JavaScript's exact integers, so within the database's int8: 2^63 is no filter bound.
+      return /^-?\d{1,16}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined;
     case "number":
       return raw.trim() !== "" && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
     case "boolean":

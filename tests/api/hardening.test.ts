@@ -50,6 +50,11 @@ describe("ids out of range", () => {
     expect400(await admin.post("/merchant/data-withdraw-action", { id: 2 ** 63, action: "refuse" }), "id");
   });
 
+  it("integer filters beyond int8 are a 400", async () => {
+    expect400(await agentA.get(`${urlOf(goods, "list")}?unit_price_gte=99999999999999999999`), "unit_price");
+    expect400(await agentA.get(`${urlOf(goods, "list")}?cate_id=9223372036854775808`), "cate_id");
+  });
+
   it("more ids than a page holds are a 400", async () => {
     const ids = Array.from({ length: 201 }, (_, i) => i + 1).join(",");
     expect400(await agentA.del(`${urlOf(goods, "delete")}?id=${ids}`), "id");
