@@ -249,6 +249,64 @@ describe("scope", () => {
   });
 });
 
+describe("linear cost", () => {
+  /** Statements run inside transactions while fn runs (the engine's writes all run in one). */
+  async function statementsOf(fn: () => Promise<unknown>): Promise<number> {
+    const db = t.db;
+    const original = db.transaction;
+    let count = 0;
+    db.transaction = (body) =>
+      original.call(db, (tx) =>
+        body({
+          query: (sql, params) => {
+            count++;
+            return tx.query(sql, params);
+          },
+        }),
+      );
+    try {
+      await fn();
+    } finally {
+      db.transaction = original;
+    }
+    return count;
+  }
+
+  it("200 lanes naming goods cost one lookup of the goods, not one per lane", async () => {
+    const plan = await fx.makeRecord("channel_plan", "agent_a");
+    const lane = (plan.channels as Row[])[0];
+    const channels = Array.from({ length: 200 }, (_, i) => ({ ...lane, channel_number: i + 1, goods_id: goodsId }));
+    let status = 0;
+    const n = await statementsOf(async () => {
+      status = (await agentA.post(urlOf(modelOf("channel_plan"), "add"), { ...plan, channels })).status;
+    });
+    expect(status).toBe(200);
+    expect(n).toBeLessThan(15);
+  });
+
+  it("deleting, recovering and destroying 150 records at once is a handful of statements", async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 150; i++) ids.push((await fx.insertRecord("goods", "admin")).id as number);
+    const all = ids.join(",");
+    let statuses: number[] = [];
+    const n = await statementsOf(async () => {
+      statuses = [
+        (await admin.del(`${urlOf(goods, "delete")}?id=${all}`)).status,
+        // Half back out of the bin: destroying all of them is refused, since some are live again.
+        (await admin.post(urlOf(goods, "recover"), { id: ids.slice(0, 75) })).status,
+        (await admin.del(`${urlOf(goods, "destroy")}?id=${all}`)).status,
+      ];
+    });
+    expect(statuses).toEqual([200, 200, 409]);
+    expect(n).toBeLessThan(20);
+    const { rows } = await t.db.query<{ n: number }>(
+      `select count(*)::int as n from sys_audit where entity = 'goods' and record_id = any($1)`,
+      [ids],
+    );
+    expect(rows[0].n).toBe(225);
+  });
+});
+
 describe("a per-agent setting's first save", () => {
   it("two at once: one is saved, the other is told the record changed (409), never a 500", async () => {
     const b = await fx.client("agent_b");
