@@ -2,6 +2,7 @@
 // never a 5xx; nested relations stay in the caller's scope; a device is bound to an operator once; the
 // first save of a per-agent setting survives a race. Each case broke the server before its fix.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db, Queryable } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { modelOf } from "../../server/entities/model.ts";
 import * as repo from "../../server/entities/repository.ts";
@@ -255,7 +256,7 @@ describe("linear cost", () => {
     const db = t.db;
     const original = db.transaction;
     let count = 0;
-    db.transaction = (body) =>
+    db.transaction = ((body: (tx: Queryable) => Promise<unknown>) =>
       original.call(db, (tx) =>
         body({
           query: (sql, params) => {
@@ -263,7 +264,7 @@ describe("linear cost", () => {
             return tx.query(sql, params);
           },
         }),
-      );
+      )) as Db["transaction"];
     try {
       await fn();
     } finally {
