@@ -40,7 +40,11 @@ function metaProblems(file: string, errors: ErrorObject[] | null | undefined): P
     if (!seen.has(key)) out.push(problem);
     seen.add(key);
   }
-  return out;
+  // A node that breaks a rule (a string without maxLength) also fails unevaluatedProperties, at its path
+  // and its parents': its keywords then read as unknown. The rule's own message is the one to show.
+  const real = out.filter((p) => !p.message.startsWith("unknown keyword"));
+  const within = (path: string, inner: string) => inner === path || inner.startsWith(path === "/" ? "/" : `${path}/`);
+  return out.filter((p) => !p.message.startsWith("unknown keyword") || !real.some((r) => within(p.path, r.path)));
 }
 
 export function lintProject(project: Project): Problem[] {
