@@ -40,7 +40,11 @@ function metaProblems(file: string, errors: ErrorObject[] | null | undefined): P
     if (!seen.has(key)) out.push(problem);
     seen.add(key);
   }
-  return out;
+  // A node that breaks a rule (a string without maxLength) also fails unevaluatedProperties, at its path
+  // and its parents': its keywords then read as unknown. The rule's own message is the one to show.
+  const real = out.filter((p) => !p.message.startsWith("unknown keyword"));
+  const within = (path: string, inner: string) => inner === path || inner.startsWith(path === "/" ? "/" : `${path}/`);
+  return out.filter((p) => !p.message.startsWith("unknown keyword") || !real.some((r) => within(p.path, r.path)));
 }
 
 export function lintProject(project: Project): Problem[] {
@@ -165,6 +169,11 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
       if (!calls[kind]) add(`/x-entity/calls`, `recycle: true needs a "${kind}" call`);
     }
   }
+  (entity.unique ?? []).forEach((set, i) =>
+    set.forEach((f, j) => {
+      if (!fields.has(f)) add(`/x-entity/unique/${i}/${j}`, `no property "${f}"`);
+    }),
+  );
   (entity.related ?? []).forEach((r, i) => {
     const path = `/x-entity/related/${i}`;
     const other = project.entities.find((e) => e.$id === r.entity);

@@ -17,6 +17,7 @@ export type LayoutModule = BannerModule | GridModule | GoodsModule | NoticeModul
 interface ModuleBase {
   /**
    * @pattern ^[A-Za-z0-9_-]{1,40}$
+   * @maxLength 40
    */
   id: string;
 }

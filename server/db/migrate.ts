@@ -10,8 +10,13 @@ export const q = (identifier: string): string => `"${identifier.replaceAll('"', 
 interface TableSpec {
   name: string;
   columns: [string, string][];
-  indexes: { name: string; sql: string }[];
+  /** unique: the fields of an x-entity.unique set, checked for duplicates before the index is made. */
+  indexes: { name: string; sql: string; unique?: { fields: string[]; where: string } }[];
 }
+
+/** The index that enforces one of an entity's unique sets; the engine maps its violations to field errors. */
+export const uniqueIndexName = (model: EntityModel, set: string[]): string =>
+  `${model.table}_${set.join("_")}_key`.slice(0, 63);
 
 const SYSTEM_TABLES: TableSpec[] = [
   {
@@ -151,10 +156,36 @@ function entityTable(model: EntityModel): TableSpec {
     if (field && (field.kind === "json" || !field.stored)) continue;
     index([column]);
   }
+  // Unique sets: among live records when the table has a recycle bin.
+  for (const set of model.x.unique ?? []) {
+    const name = uniqueIndexName(model, set);
+    const live = model.recycle ? " where deleted_at is null" : "";
+    indexes.push({
+      name,
+      sql: `create unique index ${q(name)} on ${q(t)} (${set.map(q).join(", ")})${live}`,
+      unique: { fields: set, where: live },
+    });
+  }
   // The default sort, within the caller's subtree: the order list's shape (DESIGN.md section 8).
   const sort = model.x.defaultSort?.field;
   if (model.scoped && sort && sort !== "id") index(["agent_path", sort], "");
   return { name: t, columns, indexes };
+}
+
+/**
+ * Rows that already break a new unique set stop the migration with what to fix: the migration never
+ * deletes anything by itself, and which of the duplicates to keep is the owner's decision.
+ */
+async function refuseDuplicates(db: Db, table: string, unique: { fields: string[]; where: string }): Promise<void> {
+  const set = unique.fields;
+  const columns = set.map(q).join(", ");
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from (select 1 from ${q(table)}${unique.where} group by ${columns} having count(*) > 1) d`,
+  );
+  if (rows[0].n > 0)
+    throw new Error(
+      `${table}: ${rows[0].n} group(s) of rows share (${set.join(", ")}), which the schema now declares unique; remove the duplicates, then start again`,
+    );
 }
 
 export interface MigrationReport {
@@ -183,7 +214,8 @@ export async function migrate(db: Db): Promise<MigrationReport> {
     ).rows.map((r) => r.indexname),
   );
   const created = new Set<string>();
-  for (const spec of [...SYSTEM_TABLES, ...storedModels().map(entityTable), ...ROLLUP_TABLES]) {
+  const specs: TableSpec[] = [...SYSTEM_TABLES, ...storedModels().map(entityTable), ...ROLLUP_TABLES];
+  for (const spec of specs) {
     if (!tables.has(spec.name)) {
       created.add(spec.name);
       statements.push(
@@ -195,7 +227,11 @@ export async function migrate(db: Db): Promise<MigrationReport> {
           statements.push(`alter table ${q(spec.name)} add column ${q(c)} ${type.replace(" primary key", "")}`);
       }
     }
-    for (const idx of spec.indexes) if (!indexes.has(idx.name)) statements.push(idx.sql);
+    for (const idx of spec.indexes) {
+      if (indexes.has(idx.name)) continue;
+      if (idx.unique && tables.has(spec.name)) await refuseDuplicates(db, spec.name, idx.unique);
+      statements.push(idx.sql);
+    }
   }
   // Functions and triggers (the statistics roll-ups): (re)created when their text changed.
   const versions = new Map(

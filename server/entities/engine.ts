@@ -2,7 +2,7 @@
 // delete to the recycle bin, recover, destroy, state transitions, singleton settings, audit history.
 import { scrypt as scryptCb, randomBytes, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import type { Queryable } from "../db/db.ts";
-import { q } from "../db/migrate.ts";
+import { q, uniqueIndexName } from "../db/migrate.ts";
 import { badRequest, conflict, HttpError, notFound, type FieldError } from "../http/errors.ts";
 import { isSystemColumn, MASK } from "../../src/schema/constants.ts";
 import { permissionOfTransition } from "../../src/schema/permissions.ts";
@@ -12,6 +12,7 @@ import type { EntityHooks } from "./domain.ts";
 import { modelOf, resolveNode, type EntityModel } from "./model.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
+import { asId, asVersion } from "./query.ts";
 import { assertValid, fieldError, paramError, transitionValidator, validatorFor, type Labelled } from "./validation.ts";
 
 export { MASK };
@@ -117,6 +118,15 @@ export async function audit(
   );
 }
 
+/** The same action on many records, audited in one statement. */
+async function auditMany(tx: Queryable, ctx: Ctx, entity: string, ids: number[], action: string): Promise<void> {
+  await tx.query(
+    `insert into sys_audit (actor_kind, actor_id, entity, record_id, action, changes)
+     select $1, $2, $3, unnest($4::bigint[]), $5, null`,
+    [ctx.principal.kind, ctx.principal.id, entity, ids, action],
+  );
+}
+
 const redact = (model: EntityModel, field: string, value: unknown) =>
   model.writeOnly.has(field) ? "[redacted]" : value;
 
@@ -204,6 +214,22 @@ export async function checkRelations(
   if (errors.length) throw badRequest(errors);
 }
 
+/**
+ * Runs a write; a row that would share one of the entity's unique sets (x-entity.unique, a unique index,
+ * so it holds however many writes race) is refused with 400 on the set's last field.
+ */
+async function uniquely<T>(ctx: Ctx, model: EntityModel, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const { code, constraint } = error as { code?: string; constraint?: string };
+    const set =
+      code === "23505" ? (model.x.unique ?? []).find((s) => uniqueIndexName(model, s) === constraint) : undefined;
+    if (set) throw badRequest([fieldError(model, set[set.length - 1], "unique", ctx.lng)]);
+    throw error;
+  }
+}
+
 /** Works out the derived fields of rows about to be shown (the entity's derive hook). */
 export async function derive(ctx: Ctx, model: EntityModel, rows: Row[]): Promise<void> {
   if (model.derived.size && rows.length) await hooksOf(ctx, model.name).derive?.(ctx, rows);
@@ -251,7 +277,7 @@ export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promi
     const values = await storable(model, data);
     if (model.scoped) Object.assign(values, { agent_id: ctx.principal.agentId, agent_path: ctx.principal.agentPath });
     await hooks.beforeWrite?.(ctx, tx, values);
-    let row = await repo.insert(tx, model, values);
+    let row = await uniquely(ctx, model, () => repo.insert(tx, model, values));
     if (hooks.afterInsert) row = await hooks.afterInsert(ctx, tx, row);
     await audit(
       tx,
@@ -268,12 +294,13 @@ export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promi
 
 export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Promise<Row> {
   const body = asObject(rawBody);
-  const id = Number(body.id);
-  const version = Number(body.version);
+  const id = asId(body.id);
+  const version = asVersion(body.version);
   const missing: FieldError[] = [];
-  if (!Number.isInteger(id) || id < 1) missing.push(paramError("id", "required", ctx.lng));
-  if (!Number.isInteger(version)) missing.push(paramError("version", "required", ctx.lng));
-  if (missing.length) throw badRequest(missing);
+  if (id === undefined) missing.push(paramError("id", body.id === undefined ? "required" : "type", ctx.lng));
+  if (version === undefined)
+    missing.push(paramError("version", body.version === undefined ? "required" : "type", ctx.lng));
+  if (id === undefined || version === undefined) throw badRequest(missing);
   return inTransaction(ctx, async (ctx) => {
     const { tx } = ctx;
     const existing = await repo.findById(tx, model, scopeOf(ctx.principal), id);
@@ -318,7 +345,7 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
     await checkRelations(tx, ctx, model, changes);
     const values = await storable(model, changes);
     await hooksOf(ctx, model.name).beforeWrite?.(ctx, tx, values, existing);
-    const row = await repo.updateAt(tx, model, scopeOf(ctx.principal), id, version, values);
+    const row = await uniquely(ctx, model, () => repo.updateAt(tx, model, scopeOf(ctx.principal), id, version, values));
     if (!row) throw conflict();
     await audit(
       tx,
@@ -353,13 +380,13 @@ export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number
           : await repo.destroy(tx, model, scope, unique);
     if (touched.length !== unique.length) {
       if (op === "destroy") {
-        const live = await Promise.all(unique.map((id) => repo.findById(tx, model, scope, id)));
-        if (live.some(Boolean)) throw new HttpError(409, "notInRecycleBin");
+        // Which of them are still live: one statement for all the ids, not one per id.
+        if ((await repo.existing(tx, model, scope, unique)).size) throw new HttpError(409, "notInRecycleBin");
       }
       throw notFound();
     }
     const action = op === "delete" && model.recycle ? "recycle" : op;
-    for (const id of touched) await audit(tx, ctx, model.name, id, action, null);
+    await auditMany(tx, ctx, model.name, touched, action);
     return { count: touched.length };
   });
 }
@@ -387,17 +414,16 @@ export async function runTransition(ctx: Ctx, model: EntityModel, call: string, 
   const { field, transition: t } = chosen;
   requirePermission(ctx, permissionOfTransition(model.name, t.action));
   const { id: rawId, action: _action, version: rawVersion, ...input } = body;
-  const ids = (Array.isArray(rawId) ? rawId : [rawId]).map(Number);
-  if (ids.length !== 1 || !Number.isSafeInteger(ids[0]) || ids[0] < 1)
-    throw badRequest([paramError("id", "required", ctx.lng)]);
-  const version = rawVersion === undefined ? undefined : Number(rawVersion);
-  if (version !== undefined && !Number.isSafeInteger(version))
-    throw badRequest([paramError("version", "type", ctx.lng)]);
+  const ids = (Array.isArray(rawId) ? rawId : [rawId]).map(asId);
+  const id = ids.length === 1 ? ids[0] : undefined;
+  if (id === undefined) throw badRequest([paramError("id", "required", ctx.lng)]);
+  const version = rawVersion === undefined ? undefined : asVersion(rawVersion);
+  if (rawVersion !== undefined && version === undefined) throw badRequest([paramError("version", "type", ctx.lng)]);
   assertValid(model, transitionValidator(model, t.action, t.input ?? [], t.requiredInput ?? []), input, ctx.lng);
   return inTransaction(ctx, async (ctx) => {
     const { tx } = ctx;
     const scope = scopeOf(ctx.principal);
-    const before = await repo.findById(tx, model, scope, ids[0]);
+    const before = await repo.findById(tx, model, scope, id);
     if (!before) throw notFound();
     // Cross-field rules see the record as it will be (e.g. deduction <= estimated income).
     assertValid(
@@ -406,7 +432,7 @@ export async function runTransition(ctx: Ctx, model: EntityModel, call: string, 
       { ...pickFields(model, toApi(model, before)), ...input },
       ctx.lng,
     );
-    const after = await repo.transition(tx, model, scope, ids[0], {
+    const after = await repo.transition(tx, model, scope, id, {
       field,
       from: t.from,
       to: t.to,
@@ -417,7 +443,7 @@ export async function runTransition(ctx: Ctx, model: EntityModel, call: string, 
     if (!after) throw conflict(version !== undefined && before.version !== version ? "staleVersion" : "stateConflict");
     const effect = ctx.domain.effects.get(permissionOfTransition(model.name, t.action));
     const answered = (await effect?.(ctx, { transition: t, before, after, input })) ?? after;
-    await audit(tx, ctx, model.name, ids[0], t.action, { [field]: [before[field], t.to], ...input });
+    await audit(tx, ctx, model.name, id, t.action, { [field]: [before[field], t.to], ...input });
     await derive(ctx, model, [answered]);
     return toApi(model, answered);
   });
@@ -443,8 +469,9 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
   const key = singletonKey(ctx, model);
   return inTransaction(ctx, async (ctx) => {
     const { tx } = ctx;
+    const version = asVersion(rawVersion ?? 0);
+    if (version === undefined) throw badRequest([paramError("version", "type", ctx.lng)]);
     const existing = await repo.singleton(tx, model, key);
-    const version = Number(rawVersion ?? 0);
     if ((existing?.version ?? 0) !== version) throw conflict();
     const shown = existing ? toApi(model, existing) : {};
     const current = existing ? pickFields(model, shown) : defaultsOf(model);
@@ -474,7 +501,9 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
     if (existing) row = await repo.updateAt(tx, model, {}, existing.id as number, version, values);
     else {
       const owner = model.scoped ? { agent_id: ctx.principal.agentId, agent_path: ctx.principal.agentPath } : {};
-      row = await repo.insert(tx, model, { ...values, ...owner, singleton_key: key });
+      // The first save: two at once (PostgreSQL runs them side by side) must not both insert. The loser
+      // finds the key taken and is told the record changed meanwhile, as any stale version is.
+      row = await repo.insertSingleton(tx, model, { ...values, ...owner, singleton_key: key });
     }
     if (!row) throw conflict();
     await audit(

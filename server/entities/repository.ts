@@ -64,10 +64,13 @@ function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] 
     conditions.push(`${q("agent_path")} <> ${p.add(scope.below)}`);
   }
   if (scope.operatorId !== undefined) {
-    const bound = `(select machine_id from ${q("operator_binding")} where operator_id = ${p.add(scope.operatorId)})`;
-    if (model.name === "machine") conditions.push(`id in ${bound}`);
+    // Each condition adds its own parameter, and only the condition used: a statement must use every
+    // parameter it is given (an unused one is refused by the server), whatever entity it reads.
+    const bound = () =>
+      `(select machine_id from ${q("operator_binding")} where operator_id = ${p.add(scope.operatorId)})`;
+    if (model.name === "machine") conditions.push(`id in ${bound()}`);
     else if (model.fields.has("operator_id")) conditions.push(`operator_id = ${p.add(scope.operatorId)}`);
-    else if (model.fields.has("machine_id")) conditions.push(`machine_id in ${bound}`);
+    else if (model.fields.has("machine_id")) conditions.push(`machine_id in ${bound()}`);
   }
   return conditions;
 }
@@ -192,6 +195,16 @@ export async function insert(db: Queryable, model: EntityModel, values: Row): Pr
   const sql = columns.length
     ? `insert into ${q(model.table)} (${columns.map(q).join(", ")}) values (${placeholders.join(", ")}) returning *`
     : `insert into ${q(model.table)} default values returning *`;
+  return (await db.query<Row>(sql, p.values)).rows[0];
+}
+
+/** A singleton's first row; undefined when another transaction has just made it (its key is unique). */
+export async function insertSingleton(db: Queryable, model: EntityModel, values: Row): Promise<Row | undefined> {
+  const p = new Params();
+  const columns = Object.keys(values);
+  const placeholders = columns.map((c) => p.add(jsonValue(model, c, values[c])));
+  const sql = `insert into ${q(model.table)} (${columns.map(q).join(", ")}) values (${placeholders.join(", ")})
+               on conflict (singleton_key) do nothing returning *`;
   return (await db.query<Row>(sql, p.values)).rows[0];
 }
 

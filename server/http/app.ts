@@ -13,7 +13,9 @@ import type { Area } from "../domain/area.ts";
 import { domainAreas } from "../domain/index.ts";
 import { MAX_UPLOAD_BYTES } from "../domain/uploads/index.ts";
 import { authenticate } from "./auth.ts";
-import { HttpError } from "./errors.ts";
+import { badRequest, HttpError } from "./errors.ts";
+import { badTextIn, jsonDepth, MAX_JSON_DEPTH } from "./input.ts";
+import { fieldMessage } from "../entities/validation.ts";
 import { languageOf, translate } from "./i18n.ts";
 import { registerRoutes } from "./routes.ts";
 
@@ -156,9 +158,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // SPEC §7 clients send a JSON content type on every request, DELETEs without a body included.
   const parseJson = app.getDefaultJsonParser("error", "error"); // with its prototype-poisoning guards
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
-    body === "" ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "") return done(null, undefined);
+    // Nesting is bounded before parsing: JSON.parse, the validators and every walk over the body recurse.
+    if (jsonDepth(body as string) > MAX_JSON_DEPTH)
+      return done(new HttpError(400, "tooDeep", { limit: MAX_JSON_DEPTH }), undefined);
+    parseJson(request, body as string, done);
+  });
   const serveConsole = options.consoleDir !== undefined && existsSync(options.consoleDir);
 
   // Who may call is a fact of the matched route (its config), never of the URL's text: a declared call
@@ -191,6 +197,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply.header("x-frame-options", "DENY");
     }
     return payload;
+  });
+
+  // Text the database cannot store (NUL) or that is not text (a lone surrogate, from a \ud800 escape or
+  // a broken query string) is refused before any handler sees it, wherever it sits in the input.
+  app.addHook("preHandler", async (request) => {
+    if (!request.routeOptions.config?.access) return;
+    const lng = request.ctx?.lng ?? languageOf(request.headers.locale);
+    const bad = badTextIn(request.query, []) ?? badTextIn(request.body, []);
+    if (bad !== undefined) throw badRequest([fieldMessage(bad, "badText", lng, { field: bad || "-" })]);
   });
 
   app.setErrorHandler((error, request, reply) => {

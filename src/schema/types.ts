@@ -100,6 +100,8 @@ export interface XEntity {
   calls: Partial<Record<CallKind, string>>;
   /** Records of other entities shown with each record's details (those whose field points at it). */
   related?: { entity: string; field: string }[];
+  /** Sets of fields no two (live) records share: a unique index; a breaking write is a 400. */
+  unique?: string[][];
 }
 
 export interface CompareRule {

@@ -207,6 +207,14 @@ export class Fixtures {
       if (relationOf(model, name) || typeof value !== "object" || value === null) continue;
       record[name] = await this.nestedRelations(model.schema.properties[name], value, owner, [...resolving, entity]);
     }
+    // A unique set (an operator bound to a device once): fresh related records each time, so that tests
+    // setting one of the fields to another record's value do not make two records share the set.
+    for (const field of new Set((model.x.unique ?? []).flat())) {
+      const target = relationOf(model, field);
+      if (!target || !(field in record)) continue;
+      const owner2 = modelOf(target).scoped ? owner : "admin";
+      record[field] = (await this.createRecord(target, owner2, {}, [...resolving, entity])).id as number;
+    }
     for (const name of Object.keys(record)) {
       if (model.schema.properties[name].$ref === "defs#/definitions/account")
         record[name] = `${record[name] as string}_${++this.counter}`;

@@ -1,6 +1,7 @@
 // npm run bench [-- --orders N]: performance figures, printed as a table (never asserted in npm test):
 // the schema pipeline, request validation, and the API figures of DESIGN.md section 8 over N orders
-// (default 1,000,000) on PGlite, or on PostgreSQL when DATABASE_URL is set.
+// (default 1,000,000) on PGlite, or on PostgreSQL when DATABASE_URL is set; and the fuzz suite's requests,
+// 100 per call and principal by default (`-- --fuzz N`, `-- --fuzz-only` to skip the order figures).
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import { createAjv } from "../../src/schema/ajv.ts";
@@ -9,6 +10,7 @@ import { loadProject } from "../../codegen/load.ts";
 import { lintProject } from "../../codegen/lint.ts";
 import { generateFiles, withFreshDocuments } from "../../codegen/generate.ts";
 import { benchApi } from "./api.ts";
+import { benchFuzz } from "./fuzz.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const rows: [string, string][] = [];
@@ -57,10 +59,15 @@ for (const name of ["order", "system_setting", "goods"] as const) {
 }
 const ordersArg = process.argv.indexOf("--orders");
 const orders = ordersArg > 0 ? Number(process.argv[ordersArg + 1]) : 1_000_000;
-// The console is built as users get it (production mode) for the browser figures.
-const buildConsole = (await import("../e2e/build-console.ts")).default;
-await timeAsync("build the console (vite, production)", buildConsole);
-rows.push(...(await benchApi(orders, (line) => console.error(line), true)));
+const fuzzArg = process.argv.indexOf("--fuzz");
+const fuzzPerCall = fuzzArg > 0 ? Number(process.argv[fuzzArg + 1]) : 100;
+rows.push(...(await benchFuzz(fuzzPerCall, 1, (line) => console.error(line))));
+if (!process.argv.includes("--fuzz-only")) {
+  // The console is built as users get it (production mode) for the browser figures.
+  const buildConsole = (await import("../e2e/build-console.ts")).default;
+  await timeAsync("build the console (vite, production)", buildConsole);
+  rows.push(...(await benchApi(orders, (line) => console.error(line), true)));
+}
 
 const width = Math.max(...rows.map(([label]) => label.length));
 console.log(`${"measure".padEnd(width)}  value`);

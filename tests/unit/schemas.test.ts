@@ -6,7 +6,10 @@ import { createAjv } from "../../src/schema/ajv.ts";
 import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/schemas.ts";
 import { operationSchemas } from "../../src/generated/operations.ts";
 import type { JsonSchemaEntity, JsonSchemaNode } from "../../src/schema/types.ts";
+import { resolve as resolvePath } from "node:path";
 import { resolveRef } from "../../codegen/keys.ts";
+import { lintProject } from "../../codegen/lint.ts";
+import { loadProject } from "../../codegen/load.ts";
 
 const ajv = createAjv([
   defsSchema,
@@ -179,5 +182,87 @@ describe("page layout document (generated from TypeScript)", () => {
     expect(
       errorsOf("page", layout([{ id: "p1", type: "goods", columns: 1.5, showPrice: true }])).length,
     ).toBeGreaterThan(0);
+  });
+});
+
+describe("bounds: no input can hold the server (issue 9)", () => {
+  /** Every node of a schema that takes input: answers describe what the server sends and are skipped. */
+  function* nodes(node: unknown, path: string): Generator<[string, JsonSchemaNode]> {
+    if (Array.isArray(node)) {
+      for (const [i, child] of node.entries()) yield* nodes(child, `${path}/${i}`);
+      return;
+    }
+    if (!node || typeof node !== "object") return;
+    const schema = node as JsonSchemaNode;
+    if (typeof schema.type === "string" || Array.isArray(schema.type)) yield [path, schema];
+    for (const [key, child] of Object.entries(schema)) {
+      if (key === "x-operation" || key === "examples" || key === "default" || key === "enum" || key === "const")
+        continue;
+      yield* nodes(child, `${path}/${key}`);
+    }
+  }
+  const all: [string, unknown][] = [
+    ["defs", defsSchema],
+    ...documentSchemas.map((s) => [String(s.$id), s] as [string, unknown]),
+    ...entries,
+  ];
+  const typeOf = (node: JsonSchemaNode) => (Array.isArray(node.type) ? node.type : [node.type]);
+
+  it("bounds every string (maxLength, or enum/const) and every array (maxItems)", () => {
+    const unbounded: string[] = [];
+    for (const [name, schema] of all)
+      for (const [path, raw] of nodes(schema, name)) {
+        const node = { ...resolve(raw), ...raw };
+        if (typeOf(node).includes("string") && node.maxLength === undefined && !node.enum && node.const === undefined)
+          unbounded.push(`${path}: string without maxLength`);
+        if (typeOf(node).includes("array") && node.maxItems === undefined)
+          unbounded.push(`${path}: array without maxItems`);
+      }
+    expect(unbounded).toEqual([]);
+  });
+
+  it("checks uniqueItems in linear time: no validator compares items pairwise", () => {
+    // ajv hashes the items when they declare a scalar type inline, and otherwise compares every pair
+    // (a labelled nested loop, `break outer`): 200 ids cost 20,000 deep comparisons, 20,000 cost 2e8.
+    const withSource = createAjv(
+      [defsSchema, ...documentSchemas, ...Object.values(entitySchemas), ...Object.values(operationSchemas)],
+      { code: { source: true } },
+    );
+    type Compiled = {
+      source?: { validateCode: string; scopeValues: Record<string, Map<string, { value?: { ref?: unknown } }>> };
+    };
+    /** The code of a validator and of every validator it calls (a $ref into defs is a function of its own). */
+    const codeOf = (f: Compiled | undefined, seen = new Set<unknown>()): string[] => {
+      if (!f || seen.has(f)) return [];
+      seen.add(f);
+      const called = Object.values(f.source?.scopeValues ?? {}).flatMap((values) => [...values.values()]);
+      return [f.source?.validateCode ?? "", ...called.flatMap((v) => codeOf(v.value?.ref as Compiled, seen))];
+    };
+    const quadratic: string[] = [];
+    for (const [name] of entries) {
+      const code = codeOf(withSource.getSchema(name) as unknown as Compiled);
+      expect(code.join("").length, name).toBeGreaterThan(0);
+      if (code.some((c) => /break outer\d+/.test(c))) quadratic.push(name);
+    }
+    expect(quadratic).toEqual([]);
+  });
+
+  it("the meta-schema refuses an unbounded string, an unbounded array and a pairwise uniqueItems", () => {
+    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+    const goods = structuredClone(project.entities.find((e) => e.$id === "goods")!);
+    Object.assign(goods.properties, {
+      free_text: { type: "string" },
+      free_list: { type: "array", items: { type: "integer", minimum: 0, maximum: 5 } },
+      pairwise: { type: "array", maxItems: 5, uniqueItems: true, items: { $ref: "defs#/definitions/id" } },
+      named: { type: "string", enum: ["a", "b"] },
+    });
+    const problems = lintProject({ ...project, entities: project.entities.map((e) => (e.$id === "goods" ? goods : e)) })
+      .filter((p) => p.file === "schemas/goods.json")
+      .map((p) => `${p.path}: ${p.message}`);
+    expect(problems).toEqual([
+      "/properties/free_text: must have required property 'maxLength'",
+      "/properties/free_list: must have required property 'maxItems'",
+      "/properties/pairwise/items: must have required property 'type'",
+    ]);
   });
 });

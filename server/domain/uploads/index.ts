@@ -203,7 +203,8 @@ async function readUpload(request: FastifyRequest, upload: XUpload, lng: Languag
     if (error instanceof RequestFileTooLargeError)
       throw uploadError(lng, "file", "uploadSize", { limit: sizeText(upload.maxBytes) });
     if (error instanceof FilesLimitError) throw uploadError(lng, "file", "uploadMany");
-    throw error;
+    // Anything else this loop meets is the body itself: no boundary, a part cut short, a broken header.
+    throw uploadError(lng, "file", "uploadBroken");
   }
   if (!data?.length) throw uploadError(lng, "file", "uploadMissing");
   return data;
