@@ -1,5 +1,8 @@
 // npm start: builds the console if it is missing or older than its sources, brings the database up to
 // the schemas, seeds the demo data on first start (SEED=none skips it), serves console and API on PORT.
+// The build and the seed run in processes of their own: the memory they take is given back before the
+// server starts serving (DESIGN §8).
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DataDirLockedError, openDatabase, type Db } from "./db/db.ts";
@@ -20,8 +23,13 @@ async function ensureConsoleBuilt(): Promise<void> {
   const sources = ["src", "locales", "index.html", "vite.config.ts"].map((p) => join(ROOT, p)).filter(existsSync);
   if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newestMtime))) return;
   console.log("Building the console (first start or sources changed)...");
-  const { build } = await import("vite");
-  await build({ root: ROOT, logLevel: "warn" });
+  run(join(ROOT, "node_modules/vite/bin/vite.js"), ["build", "--logLevel", "warn"], process.env);
+}
+
+/** Runs a Node script of the project in its own process, stopping the start if it fails. */
+function run(script: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const { status, error } = spawnSync(process.execPath, [script, ...args], { cwd: ROOT, env, stdio: "inherit" });
+  if (status !== 0) throw error ?? new Error(`${script} ${args.join(" ")} failed (exit ${status})`);
 }
 
 async function main(): Promise<void> {
@@ -43,16 +51,24 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // A database without agents gets the demo data first, seeded (and brought up to the schemas) by its own
+  // process; PGlite allows one process at a time, so the database is handed over and opened again after.
+  const { rows: tables } = await db.query<{ agent: string | null }>(`select to_regclass('agent')::text as agent`);
+  const agents = tables[0].agent
+    ? (await db.query<{ n: number }>(`select count(*)::int as n from "agent"`)).rows[0].n
+    : 0;
+  if (agents === 0 && process.env.SEED !== "none") {
+    console.log("Empty database: seeding the demo data (SEED=none skips this)...");
+    await db.close();
+    run(join(ROOT, "node_modules/tsx/dist/cli.mjs"), [join(ROOT, "server/seed/cli.ts")], {
+      ...process.env,
+      DATA_DIR: dataDir,
+    });
+    db = await openDatabase({ databaseUrl, dataDir });
+  }
   const { statements } = await migrate(db);
   if (statements.length)
     console.log(`Database brought up to the schemas: ${statements.length} change(s), recorded in sys_migration.`);
-
-  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from "agent"`);
-  if (rows[0].n === 0 && process.env.SEED !== "none") {
-    console.log("Empty database: seeding the demo data (SEED=none skips this)...");
-    const { seedDemo } = await import("./seed/demo.ts");
-    await seedDemo(db, { log: (line) => console.log(`  ${line}`) });
-  }
 
   const app = await buildApp({
     db,
