@@ -28,6 +28,9 @@ export default defineConfig({
           // The console is built once for every browser test; the files share the machine's two cores.
           globalSetup: ["tests/e2e/build-console.ts"],
           fileParallelism: false,
+          // A poll waits for what the user would see: on two busy cores a screen can take seconds to
+          // follow a click (the default of 1 s made sound tests fail under load).
+          expect: { poll: { timeout: 15_000 } },
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },
