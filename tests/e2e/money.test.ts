@@ -158,6 +158,9 @@ describe("money screens in every language", () => {
         await page.getByRole("button", { name: refund.name, exact: true }).click();
         await dialog(page).locator(".operation-summary").waitFor();
         await dialog(page).locator(".operation-confirm").waitFor();
+        // The form loads with the dialog: its field and submit button, not the placeholder, are shown.
+        await dialog(page).locator("#root_refund_money").waitFor();
+        await dialog(page).locator("button[type=submit]").waitFor();
         await page.screenshot({ path: join(SHOTS, `refund-dialog-${lng}.png`), animations: "disabled" });
         const text = await dialog(page).innerText();
         expect(text).not.toMatch(/operations\.|fields\.|undefined|\{\{/);
