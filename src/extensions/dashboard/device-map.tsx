@@ -134,6 +134,8 @@ export function DeviceMap({ height = 460 }: { height?: number }) {
         dimensions: ["lng", "lat"],
         large: true,
         largeThreshold: 2000,
+        // Every point in the first frame (large mode draws them in one pass), not in 5,000-point steps.
+        progressive: 0,
         symbolSize: 7,
         // What needs attention is drawn over what does not.
         z: 2 + i,
