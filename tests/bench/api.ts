@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchBrowser } from "./browser.ts";
+import { loadTestApart } from "./load.ts";
 import { openPglite, openPostgres, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { buildApp } from "../../server/http/app.ts";
@@ -147,6 +148,25 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
         rows.push([`${call} as ${who} (median of 21; target < 100 ms)`, `${(await timeRuns(21, get)).toFixed(1)} ms`]);
       }
     }
+    // Throughput: 50 connections for 15 s on agent_a's order list and on one of its orders' detail.
+    const { rows: latest } = await db.query<{ id: number }>(
+      `select id from "order" where agent_path like $1 order by id desc limit 1`,
+      [`${path}%`],
+    );
+    for (const [label, target] of [
+      ["order list", `${address}/merchant/order-list?${query}`],
+      ["order detail", `${address}/merchant/order-detail?id=${latest[0].id}`],
+    ]) {
+      const r = await loadTestApart(target, { authorization: `Bearer ${token}`, locale: "en" });
+      rows.push([
+        `${label}, 50 connections × 15 s (targets: >= 1,200/s and p99 < 50 ms on PostgreSQL, max < 1 s on PGlite)`,
+        `${r.perSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, errors ${r.errors}`,
+      ]);
+    }
+    rows.push([
+      "server memory (RSS) after the load tests",
+      `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB`,
+    ]);
     if (browser) rows.push(...(await benchBrowser(address, 5)));
     rows.push(["server memory (RSS)", `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB`]);
     await app.close();
