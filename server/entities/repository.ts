@@ -64,10 +64,12 @@ function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] 
     conditions.push(`${q("agent_path")} <> ${p.add(scope.below)}`);
   }
   if (scope.operatorId !== undefined) {
-    const bound = `(select machine_id from ${q("operator_binding")} where operator_id = ${p.add(scope.operatorId)})`;
-    if (model.name === "machine") conditions.push(`id in ${bound}`);
+    // Each placeholder is added only when its condition is used: an unused one has no type (a 500).
+    const bound = () =>
+      `(select machine_id from ${q("operator_binding")} where operator_id = ${p.add(scope.operatorId)})`;
+    if (model.name === "machine") conditions.push(`id in ${bound()}`);
     else if (model.fields.has("operator_id")) conditions.push(`operator_id = ${p.add(scope.operatorId)}`);
-    else if (model.fields.has("machine_id")) conditions.push(`machine_id in ${bound}`);
+    else if (model.fields.has("machine_id")) conditions.push(`machine_id in ${bound()}`);
   }
   return conditions;
 }
