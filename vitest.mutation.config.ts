@@ -6,7 +6,12 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     name: "mutation",
-    include: ["tests/api/money.test.ts", "tests/api/money-races.test.ts", "tests/api/security.test.ts"],
+    include: [
+      "tests/api/money.test.ts",
+      "tests/api/money-races.test.ts",
+      "tests/api/security.test.ts",
+      "tests/api/ledger.test.ts",
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     env: { SCRYPT_N: "1024" },
