@@ -91,13 +91,11 @@ async function search(page: Page, path: string, name: string, text: string) {
   await page.goto(`${c.url}${path}`);
   await page.locator(".ant-table").waitFor();
   await page.locator(`.filter-bar #${name}`).fill(text);
+  // The list's answer to this filter, then its rows drawn.
+  const answered = page.waitForResponse((r) => [...new URL(r.url()).searchParams.values()].includes(text));
   await page.locator(".filter-bar button[type=submit]").click();
-  await page
-    .locator(".ant-spin-spinning")
-    .first()
-    .waitFor({ state: "detached" })
-    .catch(() => undefined);
-  await page.waitForTimeout(300);
+  await answered;
+  await page.locator(".ant-spin-spinning").first().waitFor({ state: "detached" });
   return tableRows(page);
 }
 
