@@ -11,6 +11,8 @@ export default defineConfig({
       "tests/api/money-races.test.ts",
       "tests/api/security.test.ts",
       "tests/api/ledger.test.ts",
+      "tests/api/scope.test.ts",
+      "tests/api/goods.test.ts",
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
