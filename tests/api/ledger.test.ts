@@ -213,6 +213,20 @@ describe("post", () => {
     expect(await figuresOf(agent.id)).toEqual({ withdrawable: 10_000, frozen: 50, total_revenue: 0 });
   });
 
+  it("names the balance when the frozen amount comes down to exactly zero", async () => {
+    const agent = await newAgent({ withdrawable: 300, frozen: 50 });
+    await expect(
+      posting([{ agentId: agent.id, kind: "withdrawal_payout", amount: 400, balance: -400, frozen: -50 }]),
+    ).rejects.toMatchObject({ status: 409, params: { agent: agent.nickname, available: "3.00", needed: "4.00" } });
+  });
+
+  it("names an agent that does not exist by its id", async () => {
+    await expect(posting([{ agentId: 987_654, kind: "refund", amount: 1, balance: -1 }])).rejects.toMatchObject({
+      status: 409,
+      params: { agent: "#987654", available: "0.00", needed: "0.01" },
+    });
+  });
+
   it("refuses a total revenue below zero", async () => {
     const agent = await newAgent({ withdrawable: 100, frozen: 100, total_revenue: 10 });
     await expect(
