@@ -8,9 +8,9 @@ export default {
   // The ledger, the caller's scope, and the SQL conditions that apply it to every statement.
   mutate: ["server/domain/money/ledger.ts", "server/entities/context.ts:44-48", "server/entities/repository.ts:56-85"],
   coverageAnalysis: "perTest",
-  // Mutants of module-level code (the DIRECTION and COLUMNS tables of ledger.ts) are run by no test
-  // alone: each would need every test file (about a minute each, 88 of them). They are left out of
-  // the figure and counted in the README.
+  // Mutants of module-level code (the ledger's DIRECTION table, escapeLike: 13) take effect at import,
+  // before any test, so each would need every test file run again; they are left out of the figure
+  // and counted in the README.
   ignoreStatic: true,
   // The machine has two cores shared with others.
   concurrency: 2,
