@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist", "node_modules", "data", "coverage", "src/generated"] },
+  { ignores: ["dist", "node_modules", "data", "coverage", "src/generated", "reports", ".stryker-tmp"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -27,6 +27,23 @@ export default tseslint.config(
               message: "Runtime code does not import codegen/: move what is shared to src/schema/.",
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Every test runs: a focused (.only) or dropped (.skip, .todo) test is refused, so a suite cannot
+    // shrink silently. A conditional skip (describe.skipIf / it.runIf) is allowed for what the
+    // environment lacks, never for a failing test: multi-process.test.ts needs PostgreSQL, which
+    // `npm run test:pg` (and CI) provides.
+    files: ["tests/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "MemberExpression[object.name=/^(it|test|describe|suite|bench)$/][property.name=/^(only|skip|todo)$/]",
+          message: "Every test runs: no .only, .skip or .todo (a skipIf needs an environment reason).",
         },
       ],
     },

@@ -7,6 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Password hashing at OWASP cost takes ~0.3 s; tests use a low cost (each hash records its own).
     env: { SCRYPT_N: "1024" },
+    // A test that asserts nothing fails, in every project.
+    expect: { requireAssertions: true },
     projects: [
       {
         extends: true,

@@ -91,13 +91,11 @@ async function search(page: Page, path: string, name: string, text: string) {
   await page.goto(`${c.url}${path}`);
   await page.locator(".ant-table").waitFor();
   await page.locator(`.filter-bar #${name}`).fill(text);
+  // The list's answer to this filter, then its rows drawn.
+  const answered = page.waitForResponse((r) => [...new URL(r.url()).searchParams.values()].includes(text));
   await page.locator(".filter-bar button[type=submit]").click();
-  await page
-    .locator(".ant-spin-spinning")
-    .first()
-    .waitFor({ state: "detached" })
-    .catch(() => undefined);
-  await page.waitForTimeout(300);
+  await answered;
+  await page.locator(".ant-spin-spinning").first().waitFor({ state: "detached" });
   return tableRows(page);
 }
 
@@ -174,10 +172,19 @@ const CASES: Case[] = [
   },
 ];
 
+/** A record made through the create form, as a user would: each test makes the one it works on. */
+async function createThroughForm(page: Page, kase: Case, name: string) {
+  await page.goto(`${c.url}${kase.list}`);
+  await page.locator(".list-toolbar .ant-btn-primary").click();
+  await page.locator(".schema-form").waitFor();
+  await kase.fill(page, name);
+  await save(page);
+  await page.waitForURL(new RegExp(kase.list));
+}
+
 describe.each(CASES)("$entity", (kase) => {
   const stamp = Date.now().toString(36).toUpperCase();
   const name = `E2E-${kase.entity}-${stamp}`.replace(/_/g, "-");
-  const renamed = `${name}-B`;
 
   it("creates a record: the missing field is reported in words, then the record saves", async () => {
     const { page, errors } = tab;
@@ -200,12 +207,16 @@ describe.each(CASES)("$entity", (kase) => {
     expect(errors).toEqual([]);
   });
 
-  it("edits it, refusing an empty required field until it is filled", async () => {
+  it("edits a record, refusing an empty required field until it is filled", async () => {
     const { page, errors } = tab;
-    const rows = await search(page, kase.list, kase.filter, name);
+    const own = `${name}-E`;
+    const renamed = `${own}-B`;
+    await createThroughForm(page, kase, own);
+    const rows = await search(page, kase.list, kase.filter, own);
+    await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByRole("button", { name: common.actions.edit }).click();
     await page.locator(".schema-form").waitFor();
-    await expect.poll(() => page.locator(`#root_${kase.edited}`).inputValue()).toBe(name);
+    await expect.poll(() => page.locator(`#root_${kase.edited}`).inputValue()).toBe(own);
     await page.locator(`#root_${kase.edited}`).fill("");
     await save(page);
     await expect.poll(() => fieldError(page, kase.edited).count()).toBeGreaterThan(0);
@@ -218,7 +229,10 @@ describe.each(CASES)("$entity", (kase) => {
 
   it("deletes to the recycle bin after asking, restores, deletes again and destroys for good", async () => {
     const { page, errors } = tab;
+    const renamed = `${name}-D`;
+    await createThroughForm(page, kase, renamed);
     let rows = await search(page, kase.list, kase.filter, renamed);
+    await expect.poll(() => rows.count()).toBe(1);
     await rows.first().getByRole("button", { name: common.actions.delete }).click();
     await confirmPop(page);
     await expect.poll(async () => (await search(page, kase.list, kase.filter, renamed)).count()).toBe(0);

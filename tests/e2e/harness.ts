@@ -37,10 +37,18 @@ export async function startConsole(): Promise<Console> {
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
-  const browser = await chromium.launch({
-    executablePath: ensureChromium(),
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: ensureChromium(),
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
+    });
+  } catch (error) {
+    // No browser: the server and the database are closed, not left to the test file's afterAll.
+    await app.close();
+    await db.close();
+    throw error;
+  }
   mkdirSync(SHOTS, { recursive: true });
   return {
     url: `http://127.0.0.1:${port}`,

@@ -34,63 +34,108 @@ const fieldOf = (e: ErrorObject) =>
 
 /** Entities and operations alike: each input schema keeps the rules it declares. */
 const entries = [...Object.entries(entitySchemas), ...Object.entries(operationSchemas)] as [string, JsonSchemaEntity][];
+const exampleOf = (schema: JsonSchemaEntity) => schema.examples![0] as Record<string, unknown>;
 
-describe.each(entries)("schema %s", (name, schema) => {
-  const example = schema.examples![0] as Record<string, unknown>;
+/** Each required field of each schema: the example without it must be refused on that field. */
+const requiredCases = entries.flatMap(([name, schema]) =>
+  (schema.required ?? []).map((field) => [name, field] as const),
+);
 
-  it("compiles in strict mode and accepts its example", () => {
-    expect(errorsOf(name, example)).toEqual([]);
+/**
+ * Each money, fraction and enum field with the broken values it must refuse. Money is whole minor
+ * units; a balance is never negative (a ledger change may be).
+ */
+const brokenCases = entries.flatMap(([name, schema]) =>
+  Object.entries(schema.properties).flatMap(([field, raw]) => {
+    const node = resolve(raw);
+    const values: unknown[] = [];
+    if (node["x-money"]) values.push(1.5, "12.00", ...((node.minimum ?? 0) >= 0 ? [-1] : []));
+    if (node["x-fraction"]) values.push(1.5, -0.1, "6%");
+    if (node.enum) values.push("__not_a_value__");
+    return values.map((value) => [name, field, value] as const);
+  }),
+);
+
+/** Each cross-field rule (x-compare) with the schema that declares it. */
+const compareCases = entries.flatMap(([name, schema]) =>
+  (schema["x-compare"] ?? []).map((rule) => [name, rule] as const),
+);
+
+const schemasIn = (cases: readonly (readonly [string, ...unknown[]])[]) => new Set(cases.map(([name]) => name)).size;
+
+// The numbers come from the schemas as they are: a change that removes cases changes a number here.
+describe("the generated cases", () => {
+  it("cover 43 tables, 4 singletons and 33 operations", () => {
+    const storage = Object.values(entitySchemas).map((schema) => schema["x-entity"].storage);
+    expect(storage.filter((s) => s === "table")).toHaveLength(43);
+    expect(storage.filter((s) => s === "singleton")).toHaveLength(4);
+    expect(Object.keys(operationSchemas)).toHaveLength(33);
+    expect(entries).toHaveLength(80);
   });
 
-  it("rejects the example without each required field", () => {
-    for (const field of schema.required ?? []) {
-      const broken = clone(example);
-      delete broken[field];
-      expect(errorsOf(name, broken).map(fieldOf), field).toContain(`/${field}`);
-    }
+  it("refuse 205 missing required fields in 60 schemas", () => {
+    expect(requiredCases).toHaveLength(205);
+    expect(schemasIn(requiredCases)).toBe(60);
+  });
+
+  it("refuse 226 broken money, fraction and enum values in 44 schemas", () => {
+    expect(brokenCases).toHaveLength(226);
+    expect(schemasIn(brokenCases)).toBe(44);
+    expect(brokenCases.filter(([, , value]) => value === "12.00")).toHaveLength(47);
+    expect(brokenCases.filter(([, , value]) => value === "6%")).toHaveLength(6);
+    expect(brokenCases.filter(([, , value]) => value === "__not_a_value__")).toHaveLength(70);
+  });
+
+  it("break 7 cross-field rules in 7 schemas", () => {
+    expect(compareCases).toHaveLength(7);
+    expect(schemasIn(compareCases)).toBe(7);
+  });
+});
+
+describe.each(entries)("schema %s", (name, schema) => {
+  it("compiles in strict mode and accepts its example", () => {
+    expect(errorsOf(name, exampleOf(schema))).toEqual([]);
   });
 
   it("rejects unknown fields (no mass assignment)", () => {
-    const errors = errorsOf(name, { ...example, injected_owner: 1 });
+    const errors = errorsOf(name, { ...exampleOf(schema), injected_owner: 1 });
     expect(errors.some((e) => e.keyword === "additionalProperties")).toBe(true);
   });
+});
 
-  it("rejects broken money, fractions and enum values", () => {
-    for (const [field, raw] of Object.entries(schema.properties)) {
-      const node = resolve(raw);
-      const cases: unknown[] = [];
-      // Money is whole minor units; a balance is never negative (a ledger change may be).
-      if (node["x-money"]) cases.push(1.5, "12.00", ...((node.minimum ?? 0) >= 0 ? [-1] : []));
-      if (node["x-fraction"]) cases.push(1.5, -0.1, "6%");
-      if (node.enum) cases.push("__not_a_value__");
-      for (const value of cases) {
-        const errors = errorsOf(name, { ...example, [field]: value });
-        expect(
-          errors.map((e) => e.instancePath),
-          `${field} = ${JSON.stringify(value)}`,
-        ).toContain(`/${field}`);
-      }
-    }
+describe.each(requiredCases)("schema %s", (name, field) => {
+  it(`rejects its example without ${field}`, () => {
+    const broken = clone(exampleOf(entries.find(([n]) => n === name)![1]));
+    delete broken[field];
+    expect(errorsOf(name, broken).map(fieldOf)).toContain(`/${field}`);
   });
+});
 
-  it("puts a violated cross-field rule on its field", () => {
-    for (const rule of schema["x-compare"] ?? []) {
-      const other = example[rule.other];
-      // Each rule must be exercised: the example carries both of its fields.
-      expect(other, `example of ${name} lacks ${rule.other}`).toBeDefined();
-      expect(example[rule.field], `example of ${name} lacks ${rule.field}`).toBeDefined();
-      const violating: Record<string, unknown> = {
-        eq: typeof other === "string" ? `${other}x` : (other as number) + 1,
-        ne: other,
-        lt: other,
-        lte: (other as number) + 1,
-        gt: other,
-        gte: (other as number) - 1,
-      };
-      const errors = errorsOf(name, { ...example, [rule.field]: violating[rule.op] });
-      const hit = errors.find((e) => e.keyword === "x-compare" && e.instancePath === `/${rule.field}`);
-      expect(hit?.params, `${name} ${rule.name}`).toMatchObject({ rule: rule.name, entity: name });
-    }
+describe.each(brokenCases)("schema %s", (name, field, value) => {
+  it(`rejects ${field} = ${JSON.stringify(value)}`, () => {
+    const example = exampleOf(entries.find(([n]) => n === name)![1]);
+    expect(errorsOf(name, { ...example, [field]: value }).map((e) => e.instancePath)).toContain(`/${field}`);
+  });
+});
+
+describe.each(compareCases)("schema %s", (name, rule) => {
+  it(`puts a violation of ${rule.name} on ${rule.field}`, () => {
+    const example = exampleOf(entries.find(([n]) => n === name)![1]);
+    const other = example[rule.other];
+    // Each rule must be exercised: the example carries both of its fields.
+    expect(other, `example of ${name} lacks ${rule.other}`).toBeDefined();
+    expect(example[rule.field], `example of ${name} lacks ${rule.field}`).toBeDefined();
+    const violating: Record<string, unknown> = {
+      eq: typeof other === "string" ? `${other}x` : (other as number) + 1,
+      ne: other,
+      lt: other,
+      lte: (other as number) + 1,
+      gt: other,
+      gte: (other as number) - 1,
+    };
+    const errors = errorsOf(name, { ...example, [rule.field]: violating[rule.op] });
+    const hit = errors.find((e) => e.keyword === "x-compare" && e.instancePath === `/${rule.field}`);
+    expect(hit?.params, `${name} ${rule.name}`).toMatchObject({ rule: rule.name, entity: name });
   });
 });
 
