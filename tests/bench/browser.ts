@@ -47,7 +47,11 @@ export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
       await page.goto(`${url}/login`);
       await page.locator("#account").fill("admin");
       await page.locator("#password").fill("admin123");
-      const start = performance.now();
+      // From the sign-in's answer (the password's hashing, at production cost, is the server's figure).
+      let start = 0;
+      page.on("response", (response) => {
+        if (response.url().endsWith("/merchant/login")) start = performance.now();
+      });
       await page.locator("button[type=submit]").click();
       await page.waitForFunction(
         () =>
@@ -88,7 +92,8 @@ export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
       `${median(warmSwitch).toFixed(0)} ms`,
     ]);
 
-    // The map's first frame with 100,000 points, from the answer's arrival to the drawn frame.
+    // The map's first frame with 100,000 points, from the moment the map starts work on them (the answer
+    // is there and its code loaded) to the drawn frame, as the page's own clock marks both.
     const body = JSON.stringify({ code: 200, message: "OK", data: generatedPoints(100_000) });
     const frames: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -97,17 +102,21 @@ export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
       await page.goto(`${url}/login`);
       await page.locator("#account").fill("admin");
       await page.locator("#password").fill("admin123");
-      let arrived = 0;
-      await page.route("**/merchant/statistics-line-machine*", async (route) => {
-        await route.fulfill({ status: 200, contentType: "application/json", body });
-        arrived = performance.now();
-      });
+      await page.route("**/merchant/statistics-line-machine*", (route) =>
+        route.fulfill({ status: 200, contentType: "application/json", body }),
+      );
       await page.locator("button[type=submit]").click();
       await page.waitForFunction(() => performance.getEntriesByName("device-map-rendered").length > 0, null, {
         polling: "raf",
         timeout: 60_000,
       });
-      frames.push(performance.now() - arrived);
+      frames.push(
+        await page.evaluate(
+          () =>
+            performance.getEntriesByName("device-map-rendered")[0].startTime -
+            performance.getEntriesByName("device-map-points")[0].startTime,
+        ),
+      );
       const drawn = await page.evaluate(() => {
         const box = document.querySelector(".device-map") as HTMLDivElement & {
           chart: { getOption(): { series: { data: ArrayLike<number> }[] } };
