@@ -2,7 +2,7 @@
 // million orders): the dashboard interactive after sign-in, and the device map's first frame with
 // 100,000 points (the statistics-line-machine answer replaced by generated points). `performance` is
 // the global one: the functions run in the page are sent as their source, where an import would not exist.
-import { chromium } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import type { Row } from "./api.ts";
 import { ensureChromium } from "../support/chromium.ts";
 
@@ -30,6 +30,16 @@ function generatedPoints(n: number) {
   return { ...points, longitude, latitude };
 }
 
+/** A fresh browser context on the login page, the admin's account and password typed in. */
+async function loginForm(browser: Browser, url: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/login`);
+  await page.locator("#account").fill("admin");
+  await page.locator("#password").fill("admin123");
+  return { context, page };
+}
+
 export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
   const browser = await chromium.launch({
     executablePath: ensureChromium(),
@@ -42,11 +52,7 @@ export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
     const firstVisit: number[] = [];
     const warmSwitch: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      await page.goto(`${url}/login`);
-      await page.locator("#account").fill("admin");
-      await page.locator("#password").fill("admin123");
+      const { context, page } = await loginForm(browser, url);
       // From the sign-in's answer (the password's hashing, at production cost, is the server's figure).
       let start = 0;
       page.on("response", (response) => {
@@ -97,11 +103,7 @@ export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
     const body = JSON.stringify({ code: 200, message: "OK", data: generatedPoints(100_000) });
     const frames: number[] = [];
     for (let i = 0; i < runs; i++) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      await page.goto(`${url}/login`);
-      await page.locator("#account").fill("admin");
-      await page.locator("#password").fill("admin123");
+      const { context, page } = await loginForm(browser, url);
       await page.route("**/merchant/statistics-line-machine*", (route) =>
         route.fulfill({ status: 200, contentType: "application/json", body }),
       );
