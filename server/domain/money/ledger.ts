@@ -6,19 +6,10 @@
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../db/migrate.ts";
 import { HttpError } from "../../http/errors.ts";
+import type { PaymentRecord } from "../../../src/generated/types.ts";
 
-export type LedgerKind =
-  | "order_income"
-  | "refund"
-  | "profit_share"
-  | "profit_reversal"
-  | "withdrawal_request"
-  | "withdrawal_refused"
-  | "withdrawal_payout"
-  | "withdrawal_fee"
-  | "delivery_pending"
-  | "delivery_income"
-  | "delivery_deduction";
+/** The entry kinds: payment_record's `kind` enum in its schema, the one source. */
+export type LedgerKind = PaymentRecord["kind"];
 
 /** Money coming in, or going out, as the agent sees it. */
 const DIRECTION: Record<LedgerKind, "income" | "expense"> = {

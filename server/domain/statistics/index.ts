@@ -11,6 +11,11 @@ import { q } from "../../db/migrate.ts";
 import { businessDay } from "../../db/rollups.ts";
 import { can, sqlOf, type Ctx } from "../../entities/context.ts";
 import { defineArea } from "../area.ts";
+import { operationSchemas } from "../../../src/generated/operations.ts";
+
+/** A call's `days` when the caller gives none: its schema's default, the one source. */
+const defaultDays = (call: "statistics-trade" | "statistics-order"): number =>
+  Number((operationSchemas[call].properties!.days as { default: number }).default);
 
 /** The caller's subtree as a LIKE pattern on agent_path; null for the platform admin (everything). */
 const subtree = (ctx: Ctx): string | null => (ctx.principal.isAdmin ? null : `${ctx.principal.agentPath}%`);
@@ -86,7 +91,7 @@ export const statistics = defineArea({
     },
 
     async "statistics-trade"({ ctx, input }) {
-      const days = input.days ?? 7;
+      const days = input.days ?? defaultDays("statistics-trade");
       const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(
         `with d as (select generate_series(${TODAY} - ($2::int - 1), ${TODAY}, interval '1 day')::date as day),
               o as (select day, sum(orders) as orders, sum(turnover) as turnover, sum(refunds) as refunds
@@ -109,7 +114,7 @@ export const statistics = defineArea({
     },
 
     async "statistics-order"({ ctx, input }) {
-      const days = input.days ?? 30;
+      const days = input.days ?? defaultDays("statistics-order");
       // One pass over the mix roll-up, the three splits at once.
       const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(
         `select dimension, key, sum(orders) as orders, sum(turnover) as turnover
