@@ -228,8 +228,11 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
     if (raw["x-store"] === "derived") {
       if (!raw.readOnly && !node.readOnly)
         add(`${path}/x-store`, `a derived field is readOnly (the server works it out)`);
-      if (ui?.sortable || ui?.filter)
-        add(`${path}/x-ui`, `a derived field is worked out on read: it cannot be sorted or filtered on`);
+      if ((ui?.sortable || ui?.filter) && !schema["x-entity"]?.live)
+        add(
+          `${path}/x-ui`,
+          `a derived field is worked out on read, after the query: sorting or filtering on it needs x-entity.live`,
+        );
     }
   }
 

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "./db.ts";
 import { storedModels, type EntityModel } from "../entities/model.ts";
+import { checkLiveViews, liveViews } from "./live.ts";
 import { REBUILD_ROLLUPS, ROLLUP_ROUTINES, ROLLUP_TABLES } from "./rollups.ts";
 
 export const q = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
@@ -242,7 +243,10 @@ export async function migrate(db: Db): Promise<MigrationReport> {
       : [],
   );
   const routines: { key: string; hash: string }[] = [];
-  for (const routine of ROLLUP_ROUTINES) {
+  // The live views come after the roll-ups they read; each names its table's columns.
+  checkLiveViews(storedModels());
+  const views = liveViews((model) => entityTable(model).columns.map(([c]) => c));
+  for (const routine of [...ROLLUP_ROUTINES, ...views]) {
     const hash = createHash("sha256").update(routine.statements.join(";\n")).digest("hex").slice(0, 16);
     if (versions.get(`routine:${routine.name}`) === hash) continue;
     statements.push(...routine.statements);

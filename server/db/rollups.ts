@@ -66,6 +66,24 @@ export const ROLLUP_TABLES: RollupTable[] = [
     ],
   },
   {
+    // A device's takings by the day they were paid: its paid orders (refunds requested or partial
+    // included, fully refunded ones not) and their money less refunds. One row per device and day: the
+    // device list's takings, machine-statistics and statistics-machine all sum these rows.
+    name: "stat_machine_day",
+    columns: [
+      ["day", "date not null"],
+      ["machine_id", "bigint not null"],
+      ["orders", "bigint not null default 0"],
+      ["takings", "bigint not null default 0"],
+    ],
+    indexes: [
+      {
+        name: "stat_machine_day_key",
+        sql: `create unique index stat_machine_day_key on stat_machine_day (machine_id, day)`,
+      },
+    ],
+  },
+  {
     // The ledger's revenue by day and agent (income less refunds and reversals, delivery income).
     name: "stat_revenue_day",
     columns: [
@@ -87,6 +105,10 @@ export const ROLLUP_TABLES: RollupTable[] = [
   },
 ];
 
+/** Pay states whose orders count as a device's takings (a fully refunded order takes nothing). */
+export const TAKING_SQL = `('paid', 'refund_requested', 'partial_refund')`;
+const TAKING = (row: string) => `${row}.pay_status in ${TAKING_SQL}`;
+
 /** What one order adds to (or, with "-", takes from) the roll-ups, in a trigger. */
 const orderDelta = (row: "old" | "new", sign: "+" | "-") => {
   const day = businessDay(`${row}.order_time`);
@@ -96,7 +118,15 @@ const orderDelta = (row: "old" | "new", sign: "+" | "-") => {
     values (${day}, ${row}.agent_id, ${row}.agent_path, '${dimension}', ${key}, ${sign}1, ${sign}(${turnover}))
     on conflict (day, agent_id, dimension, key) do update
        set orders = s.orders + excluded.orders, turnover = s.turnover + excluded.turnover;`;
-  return `
+  const machine = `
+    if ${TAKING(row)} and ${row}.machine_id is not null then
+      insert into stat_machine_day as s (day, machine_id, orders, takings)
+      values (${businessDay(`coalesce(${row}.pay_time, ${row}.order_time)`)}, ${row}.machine_id, ${sign}1,
+              ${sign}(${row}.money - coalesce(${row}.refund_money, 0)))
+      on conflict (machine_id, day) do update
+         set orders = s.orders + excluded.orders, takings = s.takings + excluded.takings;
+    end if;`;
+  return `${machine}
     insert into stat_order_day as s (day, agent_id, agent_path, orders, turnover, refunds)
     values (${day}, ${row}.agent_id, ${row}.agent_path, ${sign}1, ${sign}(${turnover}),
             ${sign}(case when ${PAID(row)} then coalesce(${row}.refund_money, 0) else 0 end))
@@ -128,7 +158,8 @@ end $$`,
          when (old.order_time is distinct from new.order_time or old.agent_id is distinct from new.agent_id
             or old.agent_path is distinct from new.agent_path or old.device_kind is distinct from new.device_kind
             or old.pay_status is distinct from new.pay_status or old.pay_type is distinct from new.pay_type
-            or old.money is distinct from new.money or old.refund_money is distinct from new.refund_money)
+            or old.money is distinct from new.money or old.refund_money is distinct from new.refund_money
+            or old.machine_id is distinct from new.machine_id or old.pay_time is distinct from new.pay_time)
          execute function stat_order_change()`,
     ],
   },
@@ -165,6 +196,11 @@ export const REBUILD_ROLLUPS: string[] = [
      cross join lateral (values ('kind', coalesce(o.device_kind, '')), ('pay_type', coalesce(o.pay_type, 0)::text),
                                 ('status', o.pay_status)) as m(dimension, key)
     group by 1, 2, 4, 5`,
+  `delete from stat_machine_day`,
+  `insert into stat_machine_day (day, machine_id, orders, takings)
+   select ${businessDay("coalesce(o.pay_time, o.order_time)")}, o.machine_id, count(*),
+          sum(o.money - coalesce(o.refund_money, 0))
+     from "order" o where ${TAKING("o")} and o.machine_id is not null group by 1, 2`,
   `delete from stat_revenue_day`,
   `insert into stat_revenue_day (day, agent_id, agent_path, revenue)
    select ${businessDay("paid_at")}, agent_id, min(agent_path), sum(revenue_change)

@@ -230,6 +230,12 @@ async function uniquely<T>(ctx: Ctx, model: EntityModel, write: () => Promise<T>
   }
 }
 
+/** A written row as reads show it: through the entity's live view when it has one (its derived fields). */
+async function readBack(tx: Queryable, model: EntityModel, row: Row): Promise<Row> {
+  if (!model.x.live) return row;
+  return (await repo.findById(tx, model, {}, row.id as number, Boolean(row.deleted_at))) ?? row;
+}
+
 /** Works out the derived fields of rows about to be shown (the entity's derive hook). */
 export async function derive(ctx: Ctx, model: EntityModel, rows: Row[]): Promise<void> {
   if (model.derived.size && rows.length) await hooksOf(ctx, model.name).derive?.(ctx, rows);
@@ -279,6 +285,7 @@ export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promi
     await hooks.beforeWrite?.(ctx, tx, values);
     let row = await uniquely(ctx, model, () => repo.insert(tx, model, values));
     if (hooks.afterInsert) row = await hooks.afterInsert(ctx, tx, row);
+    row = await readBack(tx, model, row);
     await audit(
       tx,
       ctx,
@@ -345,8 +352,11 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
     await checkRelations(tx, ctx, model, changes);
     const values = await storable(model, changes);
     await hooksOf(ctx, model.name).beforeWrite?.(ctx, tx, values, existing);
-    const row = await uniquely(ctx, model, () => repo.updateAt(tx, model, scopeOf(ctx.principal), id, version, values));
-    if (!row) throw conflict();
+    const written = await uniquely(ctx, model, () =>
+      repo.updateAt(tx, model, scopeOf(ctx.principal), id, version, values),
+    );
+    if (!written) throw conflict();
+    const row = await readBack(tx, model, written);
     await audit(
       tx,
       ctx,
@@ -442,7 +452,8 @@ export async function runTransition(ctx: Ctx, model: EntityModel, call: string, 
     });
     if (!after) throw conflict(version !== undefined && before.version !== version ? "staleVersion" : "stateConflict");
     const effect = ctx.domain.effects.get(permissionOfTransition(model.name, t.action));
-    const answered = (await effect?.(ctx, { transition: t, before, after, input })) ?? after;
+    const answered =
+      (await effect?.(ctx, { transition: t, before, after, input })) ?? (await readBack(tx, model, after));
     await audit(tx, ctx, model.name, id, t.action, { [field]: [before[field], t.to], ...input });
     await derive(ctx, model, [answered]);
     return toApi(model, answered);

@@ -1,6 +1,7 @@
 // All SQL of the generic engine. Every statement carries the caller's scope in its WHERE clause, so a
 // row outside the caller's subtree is never read, changed, deleted, recovered or destroyed.
 import type { Queryable } from "../db/db.ts";
+import { readRelation } from "../db/live.ts";
 import { q } from "../db/migrate.ts";
 import type { EntityModel } from "./model.ts";
 
@@ -118,7 +119,7 @@ export async function list(
 ): Promise<ListResult> {
   const p = new Params();
   const conditions = [...baseConditions(model, scope, p, recycled), ...query.where.map((c) => filterCondition(c, p))];
-  const from = `from ${q(model.table)}${where(conditions)}`;
+  const from = `from ${q(readRelation(model))}${where(conditions)}`;
   const filterParams = [...p.values];
   const keys = [{ field: query.sort, order: query.order }, ...(query.then ?? [])];
   const idKey = keys.some((k) => k.field === "id") ? "" : `, id ${query.order}`;
@@ -153,7 +154,7 @@ export async function findById(
 ): Promise<Row | undefined> {
   const p = new Params();
   const conditions = [`id = ${p.add(id)}`, ...baseConditions(model, scope, p, recycled)];
-  const { rows } = await db.query<Row>(`select * from ${q(model.table)}${where(conditions)}`, p.values);
+  const { rows } = await db.query<Row>(`select * from ${q(readRelation(model))}${where(conditions)}`, p.values);
   return rows[0];
 }
 

@@ -20,9 +20,11 @@ export const OPERATOR_PERMISSIONS = [
   "machine.detail",
   "machine.all",
   "machine_channel.list",
+  "machine_restock.list",
   "clean_record.list",
 ];
-export const OPERATOR_RESTOCK_PERMISSIONS = ["machine_channel.update"];
+/** Restocking loads lanes through the restock call only: it never changes a lane's capacity or goods. */
+export const OPERATOR_RESTOCK_PERMISSIONS = ["machine.replenish"];
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 

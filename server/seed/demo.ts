@@ -174,7 +174,7 @@ export function grantablePermissions(): string[] {
 function levelOnePermissions(): string[] {
   const full = new Set([
     ...["goods", "goods_category", "goods_sku", "goods_setting"],
-    ...["machine", "machine_channel", "machine_ad", "machine_replacement"],
+    ...["machine", "machine_channel", "machine_ad", "machine_replacement", "machine_restock"],
     ...["shop", "shop_group", "wifi"],
     ...["channel_plan", "charge_plan", "deposit_plan", "charge_pile_plan", "dryer_plan", "car_wash_plan", "page"],
     ...["order", "profit_record", "payment_record", "scan_record", "charge_log", "clean_record", "stock_consumption"],
@@ -212,6 +212,7 @@ function levelTwoPermissions(): string[] {
     "machine",
     "machine_channel",
     "machine_ad",
+    "machine_restock",
   ]);
   const readOnly = new Set([
     ...[
@@ -382,7 +383,6 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
         parent_role_id: roleOf(Math.max(0, spec.level - 1)),
         pid: parent?.id ?? null,
         cate_id: spec.group === undefined ? undefined : groupIds[spec.group],
-        team_count: 0,
         withdrawable: 0,
         frozen: 0,
         total_revenue: 0,
@@ -527,8 +527,6 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
           longitude: s.lng,
           latitude: s.lat,
           ...owner(agent),
-          team_count: 0,
-          device_count: 0,
           open_mall: rng.chance(0.6) ? 1 : 0,
           is_discount: discount ? 1 : 0,
           discount: discount ? rng.pick([0.8, 0.85, 0.9, 0.95]) : undefined,
@@ -807,7 +805,6 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
           const idx = machines.length;
           const items: MachineRow["items"] = [];
           let planColumns: Row;
-          let stock: "in_stock" | "low_stock" | "out_of_stock" = "in_stock";
           const lanes: Row[] = [];
           if (kind === "vending") {
             const plan = plans.channel.get(model.name)!;
@@ -819,12 +816,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
                 : rng.chance(0.2)
                   ? 0.15 + rng.next() * 0.2
                   : 0.45 + rng.next() * 0.55;
-            let left = 0;
-            let empty = 0;
             for (const ch of plan.channels) {
               const l = Math.max(0, Math.min(ch.count, Math.round(ch.count * fill * (0.4 + rng.next() * 0.9))));
-              left += l;
-              if (l === 0) empty++;
               const goods = catalog.find((c) => c.id === ch.goods_id)!;
               lanes.push({
                 channel_number: ch.channel_number,
@@ -836,13 +829,6 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
               });
               items.push({ channel: ch.channel_number, price: ch.price, cost: goods.cost });
             }
-            const total = plan.channels.reduce((s, c) => s + c.count, 0);
-            stock =
-              left === 0 || left / total < 0.05
-                ? "out_of_stock"
-                : empty > 0 || left / total < 0.3
-                  ? "low_stock"
-                  : "in_stock";
           } else if (kind === "charging_cable") {
             planColumns = { charge_plan_id: plans.charge!.id };
             for (const p of plans.charge!.packages) items.push({ channel: 0, price: p.fee, minutes: p.minutes });
@@ -857,17 +843,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
             planColumns = { car_wash_plan_id: plans.carWash!.id };
             for (const p of plans.carWash!.packages) items.push({ channel: 0, price: p.fee, minutes: p.minutes });
           }
-          const status = !active
-            ? "inactive"
-            : !online
-              ? "offline"
-              : stock === "out_of_stock"
-                ? "out_of_stock"
-                : battery !== undefined && battery < 20
-                  ? "low_battery"
-                  : expiresInDays < 30
-                    ? "near_expiry"
-                    : "online";
+
           const popularity = 0.3 + rng.next() * rng.next() * 3;
           const kindWeight: Record<Kind, number> = {
             vending: 3,
@@ -900,9 +876,13 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
             iccid:
               network === "4g" || (network === "android" && rng.chance(0.5)) ? `898550${rng.digits(13)}` : undefined,
             network_type: network,
-            status,
-            online_status: online ? "online" : "offline",
-            stock_status: stock,
+            // What the device last said: online ones just now, the others some hours to days ago; inactive
+            // ones never reported. Their status is worked out from this when read (server/db/live.ts).
+            last_report_at: !active
+              ? undefined
+              : online
+                ? new Date(nowMs - rng.int(5, 240) * 1000).toISOString()
+                : ago(rng.int(1, 6), rng),
             battery_level: battery,
             mode: rng.weighted([
               ["normal", 85],
@@ -927,11 +907,6 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
             ...planColumns,
             maxnumber: kind === "vending" ? model.channels * model.capacity : undefined,
             expiry_date: dateOnly(new Date(nowMs + expiresInDays * DAY)),
-            total_money: 0,
-            total_number: 0,
-            month_money: 0,
-            week_money: 0,
-            day_money: 0,
             remark: rng.chance(0.4)
               ? `${SHOPS.filter((s) => s.agent === agent.spec.key)[shop.index].name}, ${rng.pick(["next to the lifts", "opposite the cashier", "by the main door", "near the restrooms", "under the stairs"])}.`
               : undefined,
@@ -1329,28 +1304,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       log,
     });
 
-    // Device figures from their orders; outlet and agent counters.
     const localMidnight = new Date(localDayStart(now) * 1000 - 7 * 3600_000);
-    await tx.query(
-      `update ${q("machine")} m
-          set total_money = s.total, total_number = s.n, month_money = s.month, week_money = s.week, day_money = s.day
-         from (select machine_id,
-                      sum(money - refund_money)::bigint as total,
-                      count(*) filter (where pay_status <> 'refund_success')::bigint as n,
-                      coalesce(sum(money - refund_money) filter (where order_time >= $1::timestamptz - interval '30 days'), 0)::bigint as month,
-                      coalesce(sum(money - refund_money) filter (where order_time >= $1::timestamptz - interval '7 days'), 0)::bigint as week,
-                      coalesce(sum(money - refund_money) filter (where order_time >= $2::timestamptz), 0)::bigint as day
-                 from ${q("order")} where pay_status = any($3) group by machine_id) s
-        where s.machine_id = m.id`,
-      [now.toISOString(), localMidnight.toISOString(), PAID_LIKE],
-    );
-    await tx.query(
-      `update ${q("shop")} s set device_count = (select count(*) from ${q("machine")} m where m.shop_id = s.id and m.deleted_at is null),
-              team_count = (select count(distinct b.operator_id) from ${q("operator_binding")} b join ${q("machine")} m on m.id = b.machine_id where m.shop_id = s.id)`,
-    );
-    await tx.query(
-      `update ${q("agent")} a set team_count = (select count(*) from ${q("agent")} d where d.agent_path like a.agent_path || '_%')`,
-    );
 
     // ---------------------------------------------------------------- the money trail
     // Everything here goes through the server's own money functions (server/domain/money): the same
@@ -1632,6 +1586,41 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
     cleanRows.sort((a, b) => (a.cleaned_at as Date).getTime() - (b.cleaned_at as Date).getTime());
     await insertMany(tx, "clean_record", cleanRows);
 
+    // Restocks the operators made on their devices' lanes in the last weeks (the lanes' "left" is what
+    // is there now; a record says what was loaded and what the lane then held).
+    const { rows: boundLanes } = await tx.query<Row>(
+      `select c.id, c.machine_id, c.channel_number, c.goods_id, c."left", c.count, b.operator_id, o.nickname,
+              c.agent_id, c.agent_path, m.mac_name
+         from ${q("operator_binding")} b join ${q("machine_channel")} c on c.machine_id = b.machine_id
+         join ${q("operator")} o on o.id = b.operator_id join ${q("machine")} m on m.id = c.machine_id
+        where c.goods_id is not null and c."left" > 0
+        order by c.id`,
+    );
+    const restockRows: Row[] = boundLanes
+      .filter(() => rng.chance(0.25))
+      .map((lane) => {
+        const at = ago(rng.int(1, 21), rng);
+        const leftAfter = rng.int(Math.max(1, Number(lane.left)), Number(lane.count));
+        return {
+          machine_id: lane.machine_id,
+          mac_name: lane.mac_name,
+          channel_id: lane.id,
+          channel_number: lane.channel_number,
+          goods_id: lane.goods_id,
+          quantity: rng.int(1, leftAfter),
+          left_after: leftAfter,
+          actor_kind: "operator",
+          actor_id: lane.operator_id,
+          actor_name: lane.nickname,
+          restocked_at: at,
+          agent_id: lane.agent_id,
+          agent_path: lane.agent_path,
+          created_at: at,
+        };
+      })
+      .sort((a, b) => (a.restocked_at as Date).getTime() - (b.restocked_at as Date).getTime());
+    await insertMany(tx, "machine_restock", restockRows);
+
     // Stock consumption: what the lanes of some busy vending machines sold, per goods and day.
     const busy = machines
       .filter((m) => m.kind === "vending" && m.active)
@@ -1794,9 +1783,6 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       deleted_at: ago(60),
       deleted_by: agentA.id,
     });
-    await tx.query(
-      `update ${q("shop")} s set device_count = (select count(*) from ${q("machine")} m where m.shop_id = s.id and m.deleted_at is null)`,
-    );
     log("recycle bins: retired machines, discontinued goods, an old plan, a former operator");
     await setRollupTriggers(tx, true);
     await rebuildRollups(tx);

@@ -5,7 +5,16 @@ import dataWithdrawApply from "../../schemas/operations/data-withdraw-apply.json
 import goodsDown from "../../schemas/operations/goods-down.json" with { type: "json" };
 import login from "../../schemas/operations/login.json" with { type: "json" };
 import logout from "../../schemas/operations/logout.json" with { type: "json" };
+import machineBindMacname from "../../schemas/operations/machine-bind-macname.json" with { type: "json" };
+import machineBindManage from "../../schemas/operations/machine-bind-manage.json" with { type: "json" };
+import machineBindPlan from "../../schemas/operations/machine-bind-plan.json" with { type: "json" };
+import machineBindRoom from "../../schemas/operations/machine-bind-room.json" with { type: "json" };
+import machineBindShop from "../../schemas/operations/machine-bind-shop.json" with { type: "json" };
+import machineInit from "../../schemas/operations/machine-init.json" with { type: "json" };
+import machineReplenishmentCheck from "../../schemas/operations/machine-replenishment-check.json" with { type: "json" };
+import machineReplenishmentGoods from "../../schemas/operations/machine-replenishment-goods.json" with { type: "json" };
 import machineStatistics from "../../schemas/operations/machine-statistics.json" with { type: "json" };
+import machineUnbindMacname from "../../schemas/operations/machine-unbind-macname.json" with { type: "json" };
 import manageProfitPage from "../../schemas/operations/manage-profit-page.json" with { type: "json" };
 import manageProfitSave from "../../schemas/operations/manage-profit-save.json" with { type: "json" };
 import manageProfitUser from "../../schemas/operations/manage-profit-user.json" with { type: "json" };
@@ -25,6 +34,7 @@ import settingNo from "../../schemas/operations/setting-no.json" with { type: "j
 import shopWifiAdd from "../../schemas/operations/shop-wifi-add.json" with { type: "json" };
 import statisticsDealt from "../../schemas/operations/statistics-dealt.json" with { type: "json" };
 import statisticsLineMachine from "../../schemas/operations/statistics-line-machine.json" with { type: "json" };
+import statisticsMachine from "../../schemas/operations/statistics-machine.json" with { type: "json" };
 import statisticsManage from "../../schemas/operations/statistics-manage.json" with { type: "json" };
 import statisticsOrder from "../../schemas/operations/statistics-order.json" with { type: "json" };
 import statisticsTotal from "../../schemas/operations/statistics-total.json" with { type: "json" };
@@ -41,7 +51,16 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "goods-down": goodsDown as unknown as JsonSchemaOperation,
   login: login as unknown as JsonSchemaOperation,
   logout: logout as unknown as JsonSchemaOperation,
+  "machine-bind-macname": machineBindMacname as unknown as JsonSchemaOperation,
+  "machine-bind-manage": machineBindManage as unknown as JsonSchemaOperation,
+  "machine-bind-plan": machineBindPlan as unknown as JsonSchemaOperation,
+  "machine-bind-room": machineBindRoom as unknown as JsonSchemaOperation,
+  "machine-bind-shop": machineBindShop as unknown as JsonSchemaOperation,
+  "machine-init": machineInit as unknown as JsonSchemaOperation,
+  "machine-replenishment-check": machineReplenishmentCheck as unknown as JsonSchemaOperation,
+  "machine-replenishment-goods": machineReplenishmentGoods as unknown as JsonSchemaOperation,
   "machine-statistics": machineStatistics as unknown as JsonSchemaOperation,
+  "machine-unbind-macname": machineUnbindMacname as unknown as JsonSchemaOperation,
   "manage-profit-page": manageProfitPage as unknown as JsonSchemaOperation,
   "manage-profit-save": manageProfitSave as unknown as JsonSchemaOperation,
   "manage-profit-user": manageProfitUser as unknown as JsonSchemaOperation,
@@ -61,6 +80,7 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "shop-wifi-add": shopWifiAdd as unknown as JsonSchemaOperation,
   "statistics-dealt": statisticsDealt as unknown as JsonSchemaOperation,
   "statistics-line-machine": statisticsLineMachine as unknown as JsonSchemaOperation,
+  "statistics-machine": statisticsMachine as unknown as JsonSchemaOperation,
   "statistics-manage": statisticsManage as unknown as JsonSchemaOperation,
   "statistics-order": statisticsOrder as unknown as JsonSchemaOperation,
   "statistics-total": statisticsTotal as unknown as JsonSchemaOperation,
@@ -77,7 +97,16 @@ export type OperationCall =
   | "goods-down"
   | "login"
   | "logout"
+  | "machine-bind-macname"
+  | "machine-bind-manage"
+  | "machine-bind-plan"
+  | "machine-bind-room"
+  | "machine-bind-shop"
+  | "machine-init"
+  | "machine-replenishment-check"
+  | "machine-replenishment-goods"
   | "machine-statistics"
+  | "machine-unbind-macname"
   | "manage-profit-page"
   | "manage-profit-save"
   | "manage-profit-user"
@@ -97,6 +126,7 @@ export type OperationCall =
   | "shop-wifi-add"
   | "statistics-dealt"
   | "statistics-line-machine"
+  | "statistics-machine"
   | "statistics-manage"
   | "statistics-order"
   | "statistics-total"

@@ -25,6 +25,7 @@ import machineChannel from "../../schemas/machine-channel.json" with { type: "js
 import machineModel from "../../schemas/machine-model.json" with { type: "json" };
 import machineProtocol from "../../schemas/machine-protocol.json" with { type: "json" };
 import machineReplacement from "../../schemas/machine-replacement.json" with { type: "json" };
+import machineRestock from "../../schemas/machine-restock.json" with { type: "json" };
 import machineSpec from "../../schemas/machine-spec.json" with { type: "json" };
 import miniPageUrl from "../../schemas/mini-page-url.json" with { type: "json" };
 import notice from "../../schemas/notice.json" with { type: "json" };
@@ -80,6 +81,7 @@ export const entitySchemas = {
   machine_model: machineModel as unknown as JsonSchemaEntity,
   machine_protocol: machineProtocol as unknown as JsonSchemaEntity,
   machine_replacement: machineReplacement as unknown as JsonSchemaEntity,
+  machine_restock: machineRestock as unknown as JsonSchemaEntity,
   machine_spec: machineSpec as unknown as JsonSchemaEntity,
   mini_page_url: miniPageUrl as unknown as JsonSchemaEntity,
   notice: notice as unknown as JsonSchemaEntity,
@@ -248,6 +250,7 @@ export const permissionKeys = [
   "machine_protocol.update",
   "machine_protocol.delete",
   "machine_replacement.list",
+  "machine_restock.list",
   "machine_spec.list",
   "machine_spec.all",
   "machine_spec.add",
@@ -350,6 +353,9 @@ export const permissionKeys = [
   "withdrawal.confirm",
   "withdrawal.refuse",
   "withdrawal.apply",
+  "machine.bind",
+  "machine.init",
+  "machine.replenish",
   "profit_setting.save",
   "order.check",
   "delivery_order.review",

@@ -52,6 +52,7 @@ export interface EntityMap {
   machine_model: MachineModel;
   machine_protocol: MachineProtocol;
   machine_replacement: MachineReplacement;
+  machine_restock: MachineRestock;
   machine_spec: MachineSpec;
   mini_page_url: MiniPageUrl;
   notice: Notice;
@@ -322,7 +323,7 @@ export interface GoodsSku {
   status?: EnableStatus;
 }
 /**
- * A networked device (vending machine, charging cable or pile, dryer or car-wash unit) owned by an agent, placed at an outlet and run by its plan.
+ * A networked device (vending machine, charging cable or pile, dryer or car-wash unit) owned by an agent, placed at an outlet and run by its plan. Its status, stock state and takings are worked out from its lanes, its last report, its expiry and its orders whenever it is read (server/db/live.ts), never stored.
  */
 export interface Machine {
   mac_name: string;
@@ -352,6 +353,7 @@ export interface Machine {
    * Read-only: set by the server.
    */
   battery_level?: number;
+  last_report_at?: string;
   mode?: DeviceMode;
   agent_id?: number;
   shop_id?: number;
@@ -381,7 +383,7 @@ export interface MachineAd1 {
   agent_id?: number;
 }
 /**
- * One lane of a vending device: the goods it holds, how many are left and its capacity.
+ * One lane of a vending device: the goods it holds, how many are left and its capacity. Lanes are laid out by binding a channel plan (machine-bind-plan); left changes only by restocking (machine-replenishment-goods, recorded) and by sales.
  */
 export interface MachineChannel {
   machine_id: number;
@@ -391,6 +393,9 @@ export interface MachineChannel {
    * Read-only: set by the server.
    */
   goods_name?: string;
+  /**
+   * Read-only: set by the server.
+   */
   left?: number;
   count: number;
   shelf_status?: Switch;
@@ -423,6 +428,40 @@ export interface MachineReplacement {
   operator_name?: string;
   replaced_at: string;
   agent_id?: number;
+}
+/**
+ * One restock of a device's lane: who loaded how many of which goods, and when. Written by machine-replenishment-goods in the transaction that fills the lane and lowers the goods' stock; read in the console.
+ */
+export interface MachineRestock {
+  machine_id: number;
+  /**
+   * Read-only: set by the server.
+   */
+  mac_name?: string;
+  channel_id: number;
+  /**
+   * Read-only: set by the server.
+   */
+  channel_number: number;
+  goods_id?: number;
+  /**
+   * Read-only: set by the server.
+   */
+  quantity: number;
+  /**
+   * Read-only: set by the server.
+   */
+  left_after?: number;
+  /**
+   * Read-only: set by the server.
+   */
+  actor_kind?: "agent" | "operator";
+  actor_id?: number;
+  /**
+   * Read-only: set by the server.
+   */
+  actor_name?: string;
+  restocked_at: string;
 }
 /**
  * A device specification (hardware variant) chosen when devices are imported.
@@ -849,9 +888,74 @@ export interface LoginInput {
  */
 export interface LogoutInput {}
 /**
+ * Binds hardware (its hardware id) to a device code: the code keeps its bindings, lanes and figures; when other hardware was bound before, the replacement is recorded. A hardware id is bound to one live device at most.
+ */
+export interface MachineBindMacnameInput {
+  id: number;
+  mac_id: string;
+  reason?: string;
+}
+/**
+ * Gives devices to an agent the caller sees (itself or one of its subordinates): each device, its lanes and its restock records move into the new owner's subtree in one transaction, so its future orders and figures are the new owner's; the previous owner's operators are unbound from it. All of them or none.
+ */
+export interface MachineBindManageInput {
+  id: number | number[];
+  agent_id: number;
+}
+/**
+ * Binds a channel plan to vending devices: the plan lays out each device's lanes (numbers, goods, capacity), replacing the lanes it had; a lane kept at the same number keeps what is left in it, up to its new capacity. Devices of another kind are refused. All of them or none.
+ */
+export interface MachineBindPlanInput {
+  id: number | number[];
+  channel_plan_id: number;
+}
+/**
+ * Sets the room (or spot) of a device at its outlet; an empty room clears it.
+ */
+export interface MachineBindRoomInput {
+  id: number;
+  room_number: string;
+}
+/**
+ * Places devices at an outlet the caller sees. All of them or none.
+ */
+export interface MachineBindShopInput {
+  id: number | number[];
+  shop_id: number;
+}
+/**
+ * Initialises a device: clears its outlet, plans, room, operator bindings and lanes, so it starts again as new. It stays with its owner and keeps its orders.
+ */
+export interface MachineInitInput {
+  id: number;
+}
+/**
+ * A device's lanes for restocking: each lane's goods, what is left, its capacity, its free space (what a restock may load) and whether it is at or below the stock alert quantity; with the goods' stock.
+ */
+export interface MachineReplenishmentCheckInput {
+  id: number;
+}
+/**
+ * Loads lanes of a device: each quantity at least 1 and at most the lane's free space, checked and written in one statement per lane, so concurrent restocks never overfill it; the goods' stock is lowered by the same amount (never below 0) and each load is recorded. fill: loads every shelved lane with goods to capacity. Never changes a lane's capacity or goods. All lanes or none.
+ */
+export interface MachineReplenishmentGoodsInput {
+  id: number;
+  fill?: boolean;
+  lanes?: {
+    channel_id: number;
+    quantity: number;
+  }[];
+}
+/**
  * The device list (its paging, sort and filters) with each device's takings from its orders: today, the last 7 and 30 days, and in all.
  */
 export interface MachineStatisticsInput {}
+/**
+ * Releases a device code's hardware: the hardware id is cleared (the device shows as inactive until hardware is bound again), so the hardware can be bound to another code.
+ */
+export interface MachineUnbindMacnameInput {
+  id: number;
+}
 /**
  * The pages an agent's profit can be set for (those the caller sees), with each page's profit model, type and maximum profit.
  */
@@ -971,6 +1075,13 @@ export interface StatisticsDealtInput {}
  */
 export interface StatisticsLineMachineInput {}
 /**
+ * One device's figures, the same definitions as the device list: takings today, in the last 7 and 30 days and in all, paid orders, and its takings by day over the last `days` days (default 30).
+ */
+export interface StatisticsMachineInput {
+  id: number;
+  days?: number;
+}
+/**
  * The caller's team: its direct sub-agents (the level-1 agents for the platform admin), each with its devices, this month's turnover and revenue, and its balance.
  */
 export interface StatisticsManageInput {}
@@ -1030,7 +1141,16 @@ export interface OperationInputs {
   "goods-down": GoodsDownInput;
   login: LoginInput;
   logout: LogoutInput;
+  "machine-bind-macname": MachineBindMacnameInput;
+  "machine-bind-manage": MachineBindManageInput;
+  "machine-bind-plan": MachineBindPlanInput;
+  "machine-bind-room": MachineBindRoomInput;
+  "machine-bind-shop": MachineBindShopInput;
+  "machine-init": MachineInitInput;
+  "machine-replenishment-check": MachineReplenishmentCheckInput;
+  "machine-replenishment-goods": MachineReplenishmentGoodsInput;
   "machine-statistics": MachineStatisticsInput;
+  "machine-unbind-macname": MachineUnbindMacnameInput;
   "manage-profit-page": ManageProfitPageInput;
   "manage-profit-save": ManageProfitSaveInput;
   "manage-profit-user": ManageProfitUserInput;
@@ -1050,6 +1170,7 @@ export interface OperationInputs {
   "shop-wifi-add": ShopWifiAddInput;
   "statistics-dealt": StatisticsDealtInput;
   "statistics-line-machine": StatisticsLineMachineInput;
+  "statistics-machine": StatisticsMachineInput;
   "statistics-manage": StatisticsManageInput;
   "statistics-order": StatisticsOrderInput;
   "statistics-total": StatisticsTotalInput;

@@ -102,6 +102,8 @@ export interface XEntity {
   related?: { entity: string; field: string }[];
   /** Sets of fields no two (live) records share: a unique index; a breaking write is a 400. */
   unique?: string[][];
+  /** Reads go through the entity's live view (server/db/live.ts), which works out its derived fields in SQL. */
+  live?: boolean;
 }
 
 export interface CompareRule {

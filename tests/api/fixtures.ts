@@ -211,7 +211,10 @@ export class Fixtures {
     // setting one of the fields to another record's value do not make two records share the set.
     for (const field of new Set((model.x.unique ?? []).flat())) {
       const target = relationOf(model, field);
-      if (!target || !(field in record)) continue;
+      if (!(field in record)) continue;
+      // A unique text (a device code, a hardware id): the example's with a number of its own.
+      if (!target && typeof record[field] === "string") record[field] = `${record[field] as string}${++this.counter}`;
+      if (!target) continue;
       const owner2 = modelOf(target).scoped ? owner : "admin";
       record[field] = (await this.createRecord(target, owner2, {}, [...resolving, entity])).id as number;
     }

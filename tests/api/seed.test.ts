@@ -279,7 +279,7 @@ describe("demo seed", () => {
         (
           await d.query<{ f: string }>(
             `select (select md5(string_agg(concat_ws(':', machine_id, money, refund_money, pay_status, pay_type, channel_number, quantity), ',' order by id)) from "order")
-                 || (select md5(string_agg(concat_ws(':', mac_name, mac_id, kind, shop_id, status), ',' order by id)) from machine)
+                 || (select md5(string_agg(concat_ws(':', mac_name, mac_id, kind, shop_id, last_report_at is null), ',' order by id)) from machine)
                  || (select md5(string_agg(concat_ws(':', machine_id, channel_number, goods_id, "left"), ',' order by id)) from machine_channel) as f`,
           )
         ).rows[0].f;

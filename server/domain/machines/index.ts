@@ -1,42 +1,43 @@
-// Device calls beyond CRUD. machine-statistics: the device list (its paging, sort and filters) with
-// each device's takings worked out from its orders: today, the last 7 and 30 days, and in all.
-// Takings are paid orders less their refunds; refunded and unpaid orders do not count.
-import { q } from "../../db/migrate.ts";
+// Device calls beyond CRUD: binding (binding.ts), restocking (restock.ts), and the device figures.
+// A device's takings, status and stock state are its live view's (server/db/live.ts): one definition
+// for the list, the detail, machine-statistics, statistics-machine and the home screen.
+import { businessDay } from "../../db/rollups.ts";
 import { sqlOf } from "../../entities/context.ts";
-import { listRecords } from "../../entities/engine.ts";
+import { detail, listRecords } from "../../entities/engine.ts";
 import { modelOf } from "../../entities/model.ts";
 import { defineArea } from "../area.ts";
-
-const TAKING = `pay_status in ('paid', 'refund_requested', 'partial_refund')`;
-const NET = `money - coalesce(refund_money, 0)`;
+import { bindingHandlers } from "./binding.ts";
+import { restockHandlers } from "./restock.ts";
 
 export const machines = defineArea({
   name: "machines",
   handlers: {
-    "machine-statistics": async ({ ctx, list }) => {
-      const page = await listRecords(ctx, modelOf("machine"), list, false);
-      const ids = page.list.map((m) => m.id as number);
-      if (ids.length === 0) return page;
-      const { rows } = await sqlOf(ctx).query<Record<string, number>>(
-        `select machine_id,
-              count(*)::int as total_number,
-              coalesce(sum(${NET}), 0)::bigint as total_money,
-              coalesce(sum(${NET}) filter (where pay_time >= now() - interval '30 days'), 0)::bigint as month_money,
-              coalesce(sum(${NET}) filter (where pay_time >= now() - interval '7 days'), 0)::bigint as week_money,
-              coalesce(sum(${NET}) filter (where pay_time >= date_trunc('day', now())), 0)::bigint as day_money
-         from ${q("order")}
-        where machine_id = any($1) and ${TAKING}
-        group by machine_id`,
-        [ids],
+    ...bindingHandlers,
+    ...restockHandlers,
+
+    /** The device list (its paging, sort and filters) with each device's takings. */
+    "machine-statistics": ({ ctx, list }) => listRecords(ctx, modelOf("machine"), list, false),
+
+    /** One device's figures, and its takings by business day over the last `days` days, oldest first. */
+    async "statistics-machine"({ ctx, input }) {
+      const machine = await detail(ctx, modelOf("machine"), input.id);
+      const days = input.days ?? 30;
+      const { rows } = await sqlOf(ctx).query<{ day: string; money: number; orders: number }>(
+        `select to_char(g.day, 'YYYY-MM-DD') as day, coalesce(d.takings, 0)::bigint as money,
+                coalesce(d.orders, 0)::bigint as orders
+           from generate_series(${businessDay("now()")} - ($2::int - 1), ${businessDay("now()")}, interval '1 day') as g(day)
+           left join stat_machine_day d on d.machine_id = $1 and d.day = g.day::date
+          order by g.day`,
+        [input.id, days],
       );
-      const byMachine = new Map(rows.map((r) => [Number(r.machine_id), r]));
-      const zero = { total_number: 0, total_money: 0, month_money: 0, week_money: 0, day_money: 0 };
       return {
-        ...page,
-        list: page.list.map((machine) => {
-          const { machine_id: _id, ...figures } = byMachine.get(machine.id as number) ?? { machine_id: 0, ...zero };
-          return { ...machine, ...Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Number(v)])) };
-        }),
+        machine_id: input.id,
+        day_money: Number(machine.day_money),
+        week_money: Number(machine.week_money),
+        month_money: Number(machine.month_money),
+        total_money: Number(machine.total_money),
+        total_number: Number(machine.total_number),
+        trend: rows.map((r) => ({ day: r.day, money: Number(r.money), orders: Number(r.orders) })),
       };
     },
   },

@@ -8,6 +8,8 @@
 // Days and periods are business days (server/db/rollups.ts). Counts and sums come from the daily
 // roll-ups, kept exact by triggers, so no call reads the orders themselves.
 import { q } from "../../db/migrate.ts";
+import { readRelation } from "../../db/live.ts";
+import { modelOf } from "../../entities/model.ts";
 import { businessDay } from "../../db/rollups.ts";
 import { can, sqlOf, type Ctx } from "../../entities/context.ts";
 import { defineArea } from "../area.ts";
@@ -32,7 +34,9 @@ interface Figures {
 
 const num = (value: unknown) => Number(value ?? 0);
 
-/** Out of stock: the device's state as the devices area works it out (one definition, used by the map too). */
+/** The devices with their live state (server/db/live.ts): one definition for the list, the map and the to-do. */
+const LIVE_MACHINES = readRelation(modelOf("machine"));
+/** Out of stock: the device's live state. */
 const OUT_OF_STOCK = `status = 'out_of_stock'`;
 
 export const statistics = defineArea({
@@ -142,7 +146,7 @@ export const statistics = defineArea({
                 coalesce(array_agg(m.status order by m.id), '{}') as status,
                 coalesce(array_agg(s.longitude order by m.id), '{}') as longitude,
                 coalesce(array_agg(s.latitude order by m.id), '{}') as latitude
-           from ${q("machine")} m join ${q("shop")} s on s.id = m.shop_id
+           from ${q(LIVE_MACHINES)} m join ${q("shop")} s on s.id = m.shop_id
           where m.deleted_at is null and s.longitude is not null and s.latitude is not null
             and ($1::text is null or m.agent_path like $1)`,
         [subtree(ctx)],
@@ -171,7 +175,7 @@ export const statistics = defineArea({
       return {
         refund_requests: await count("order.list", `${q("order")} where pay_status = 'refund_requested'`),
         work_orders: await count("service_order.list", `${q("service_order")} where status = 'pending'`),
-        out_of_stock: await count("machine.list", `${q("machine")} where deleted_at is null and ${OUT_OF_STOCK}`),
+        out_of_stock: await count("machine.list", `${q(LIVE_MACHINES)} where deleted_at is null and ${OUT_OF_STOCK}`),
         withdrawals: await count("withdrawal.list", `${q("withdrawal")} where status = 'pending'`),
       };
     },
