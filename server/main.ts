@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { DataDirLockedError, openDatabase, type Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { buildApp } from "./http/app.ts";
+import { startDemoDevices } from "./seed/devices.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CONSOLE_DIR = join(ROOT, "dist/console");
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
     trustProxy: process.env.TRUST_PROXY,
   });
   await app.listen({ port, host });
+  const stopDevices = await startDemoDevices(db);
   const memory = (process.memoryUsage().rss / 1024 / 1024).toFixed(0);
   console.log(
     `Merchant console ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${memory} MiB) on http://localhost:${port}/`,
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     console.log(`${signal}: closing the server and the database...`);
+    stopDevices();
     await app.close();
     await db.close();
     process.exit(0);

@@ -19,10 +19,10 @@ const TODAY = `(now() at time zone '${BUSINESS_TIME_ZONE}')::date`;
 
 /**
  * A device's live state, in this order: inactive (no hardware bound, or it never reported), offline (no
- * report within the online window), out of stock (a shelved lane with goods at or below the stock alert
- * quantity, or empty), low battery, near expiry (expiring within the near-expiry days of the settings),
- * online. Its stock state: out_of_stock when a shelved lane is empty, low_stock when one is at or below
- * the alert quantity. Its takings: the stat_machine_day roll-up (paid orders less refunds, by the
+ * report within the online window), out of stock (a shelved lane with goods is empty), low battery, near
+ * expiry (expiring within the near-expiry days of the settings), online. Its stock state: out_of_stock
+ * when a shelved lane with goods is empty, low_stock when one is at or below the stock alert quantity of
+ * the settings, else in_stock. Its takings: the stat_machine_day roll-up (paid orders less refunds, by the
  * business day they were paid): today, the last 7 and 30 days counting today, and in all.
  */
 const machine = (columns: string) => `
@@ -37,7 +37,7 @@ select ${columns},
          as online_status,
        case when m.mac_id is null or m.last_report_at is null then 'inactive'
             when m.last_report_at < now() - interval '${ONLINE_WINDOW_MINUTES} minutes' then 'offline'
-            when l.low > 0 then 'out_of_stock'
+            when l.empty > 0 then 'out_of_stock'
             when m.battery_level < ${LOW_BATTERY_PERCENT} then 'low_battery'
             when m.expiry_date <= ${TODAY} + st.near_days then 'near_expiry'
             else 'online' end as status

@@ -917,6 +917,12 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
     }
     const machineIds = await insertMany(tx, "machine", machineRows);
     machineIds.forEach((id, i) => (machines[i].id = id));
+    // The devices that report while the server runs on the demo data (server/seed/devices.ts).
+    await tx.query(
+      `insert into sys_state (key, value) values ('demo:reporting', $1)
+       on conflict (key) do update set value = excluded.value`,
+      [JSON.stringify(machineIds.filter((_, i) => typeof machineRows[i].last_report_at === "string"))],
+    );
     const lanes: Row[] = [];
     machines.forEach((m, i) => {
       for (const lane of laneRows[i])

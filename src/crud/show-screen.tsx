@@ -15,6 +15,7 @@ import { StateActions } from "./state-actions.tsx";
 import { RowOperations } from "./operations.tsx";
 import { RelatedList } from "./related-list.tsx";
 import type { EntityName } from "../generated/types.ts";
+import { detailPanels } from "../extensions/index.ts";
 
 type Data = Record<string, unknown>;
 
@@ -40,6 +41,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   const titles = useRelationTitles(view.fields, result ? [result] : []);
   if (query.isLoading || query.error || !result) return <RecordStatus loading={query.isLoading} error={query.error} />;
   const title = view.titleField ? String(record[view.titleField] ?? "") : `#${id}`;
+  const Panel = detailPanels[view.name];
   return (
     <Space direction="vertical" size={16} className="screen-stack">
       <Card
@@ -88,6 +90,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
           </Descriptions.Item>
         </Descriptions>
       </Card>
+      {Panel && <Panel record={record} />}
       {(view.x.related ?? []).map((r) => (
         <RelatedList key={`${r.entity}.${r.field}`} entity={r.entity as EntityName} field={r.field} id={Number(id)} />
       ))}

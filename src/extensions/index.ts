@@ -14,6 +14,15 @@ export interface ExtensionProps {
 
 export const extensions: Partial<Record<ExtensionName, ComponentType<ExtensionProps>>> = {
   dashboard: lazyScreen(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard)),
+  "restock-grid": lazyScreen(() => import("./restock-grid/restock-screen.tsx").then((m) => m.RestockScreen)),
+};
+
+/**
+ * Hand-written panels a generated detail screen shows below the record, by entity: a device's lane
+ * grid (restocked in place). Each loads on demand.
+ */
+export const detailPanels: Partial<Record<string, ComponentType<{ record: Record<string, unknown> }>>> = {
+  machine: lazyScreen(() => import("./restock-grid/restock-grid.tsx").then((m) => m.RestockPanel)),
 };
 
 /**

@@ -758,7 +758,6 @@ export const resources: GeneratedResource[] = [
       screen: "list",
       permission: "machine_channel.list",
       extension: "restock-grid",
-      hide: true,
     },
   },
   {
@@ -1232,6 +1231,12 @@ export const menu: MenuGroup[] = [
         permission: "machine.list",
       },
       { id: "machine_ad", path: "/machine/ad", label: "menu:routes.machine_ad", permission: "machine_ad.list" },
+      {
+        id: "machine_channel",
+        path: "/machine/channel",
+        label: "menu:routes.machine_channel",
+        permission: "machine_channel.list",
+      },
       {
         id: "machine_model",
         path: "/machine/model",

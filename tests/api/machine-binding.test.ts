@@ -1,6 +1,7 @@
 // Devices at work: binding to agents, outlets, plans, rooms and hardware; initialising; the live state
 // (status, stock state, takings, outlet and team counts) worked out from its sources when read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reportDemoDevices } from "../../server/seed/devices.ts";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
 import { errorFields, Fixtures, type Row } from "./fixtures.ts";
 
@@ -156,7 +157,7 @@ describe("device code and hardware", () => {
     const body = { ...(await fx.makeRecord("machine", "agent_a")), mac_name: first.mac_name };
     const twice = await zh.post("/merchant/machine-add", body);
     expect(twice.status).toBe(400);
-    expect(twice.body.data.errors).toEqual([
+    expect((twice.body.data as { errors: unknown[] }).errors).toEqual([
       expect.objectContaining({
         field: "mac_name",
         keyword: "unique",
@@ -251,7 +252,8 @@ describe("live state", () => {
     const expected: [Row, string, string, string][] = [
       [{}, "online", "online", "in_stock"],
       [{ last_report_at: minutesAgo(11) }, "offline", "offline", "in_stock"],
-      [{ left: STOCK_ALERT }, "out_of_stock", "online", "low_stock"],
+      [{ left: STOCK_ALERT }, "online", "online", "low_stock"],
+      [{ left: STOCK_ALERT + 1 }, "online", "online", "in_stock"],
       [{ left: 0 }, "out_of_stock", "online", "out_of_stock"],
       [{ battery_level: 15 }, "low_battery", "online", "in_stock"],
       [{ expiry_date: day(2) }, "near_expiry", "online", "in_stock"],
@@ -323,6 +325,31 @@ describe("live state", () => {
     const totals = sorted.body.data.list.map((r) => Number(r.total_money));
     expect(totals).toEqual([...totals].sort((a, b) => b - a));
     expect(totals[0]).toBeGreaterThanOrEqual(2300);
+  });
+
+  it("keeps the demo's reporting devices online, and only those with hardware", async () => {
+    const [reporting, unbound, silent] = [
+      await fx.createRecord("machine", "agent_a"),
+      await fx.createRecord("machine", "agent_a"),
+      await fx.createRecord("machine", "agent_a"),
+    ];
+    const ids = [reporting.id, unbound.id, silent.id];
+    await t.db.query(`update machine set last_report_at = now() - interval '3 hours' where id = any($1::bigint[])`, [
+      ids,
+    ]);
+    await t.db.query(`update machine set mac_id = null where id = $1`, [unbound.id]);
+    await t.db.query(`insert into sys_state (key, value) values ('demo:reporting', $1)`, [
+      JSON.stringify([reporting.id, unbound.id]),
+    ]);
+    try {
+      expect(await reportDemoDevices(t.db)).toBe(1);
+      const states = await Promise.all(
+        ids.map(async (id) => (await agentA.get<Row>(`/merchant/machine-detail?id=${id as number}`)).body.data.status),
+      );
+      expect(states).toEqual(["online", "inactive", "offline"]);
+    } finally {
+      await t.db.query(`delete from sys_state where key = 'demo:reporting'`);
+    }
   });
 
   it("serves the operator its devices' collection records", async () => {

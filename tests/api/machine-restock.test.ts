@@ -153,7 +153,7 @@ describe("machine-replenishment-goods", () => {
       ],
     });
     expect(reply.status).toBe(400);
-    expect(reply.body.data.errors).toEqual([
+    expect((reply.body.data as { errors: unknown[] }).errors).toEqual([
       {
         field: "lanes/1/quantity",
         keyword: "restockAboveFree",
@@ -189,7 +189,7 @@ describe("machine-replenishment-goods", () => {
       lanes: [{ channel_id: one.id, quantity: 3 }],
     });
     expect(reply.status).toBe(400);
-    expect(reply.body.data.errors[0]).toMatchObject({
+    expect((reply.body.data as { errors: unknown[] }).errors[0]).toMatchObject({
       field: "lanes/0/quantity",
       message: `Only 2 of ${goods.title as string} in stock`,
     });

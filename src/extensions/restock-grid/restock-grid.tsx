@@ -1,0 +1,273 @@
+// The lane restock grid (DESIGN §1: hand-written): a device's lanes as tiles (number, goods picture and
+// name, left / capacity as a bar, shelf on or off, free space, stock warnings). Tapping a lane loads it;
+// "fill all" loads every shelved lane as far as the goods' stock goes. Built for a phone held at the
+// machine: the tiles reflow to two columns at 390 px and every target is finger-sized. The server
+// checks each quantity against the lane's free space in the statement that loads it; its refusal is
+// shown as it says it (SPEC §8: "current lane has 1 left, so at most 1 can be added").
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { App, Button, Card, Empty, Image, InputNumber, Modal, Progress, Space, Tag, Typography } from "antd";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api, type ApiError } from "../../app/api.ts";
+import { allowed } from "../../app/providers/access-control.ts";
+
+export interface Lane {
+  channel_id: number;
+  channel_number: number;
+  goods_id: number | null;
+  goods_name: string | null;
+  pic_url: string | null;
+  left: number;
+  count: number;
+  free: number;
+  shelf_status: number;
+  stock: number | null;
+  low: boolean;
+}
+
+interface Check {
+  machine_id: number;
+  mac_name: string;
+  stock_alert_quantity: number;
+  lanes: Lane[];
+}
+
+export const lanesKey = (machineId: number) => ["restock-lanes", machineId];
+
+/** What a lane may take now: its free space, as far as the goods' stock goes. */
+const loadable = (lane: Lane) => Math.max(0, Math.min(lane.free, lane.stock ?? 0));
+const restockable = (lane: Lane) => lane.goods_id !== null && lane.shelf_status === 1 && lane.free > 0;
+
+/** On a device's detail screen: its lanes, for the devices that have lanes (vending). */
+export function RestockPanel({ record }: { record: Record<string, unknown> }) {
+  if (record.kind !== "vending") return null;
+  return <RestockGrid machineId={Number(record.id)} />;
+}
+
+export function RestockGrid({ machineId }: { machineId: number }) {
+  const { t } = useTranslation(["common", "machine"]);
+  const { message, modal } = App.useApp();
+  const client = useQueryClient();
+  const [lane, setLane] = useState<Lane>();
+  const mayRestock = allowed("machine.replenish");
+  const query = useQuery({
+    queryKey: lanesKey(machineId),
+    queryFn: () => api<Check>("machine-replenishment-check", { method: "POST", body: { id: machineId } }),
+  });
+
+  const restock = async (body: Record<string, unknown>) => {
+    const result = await api<{ count: number; quantity: number }>("machine-replenishment-goods", {
+      method: "POST",
+      body: { id: machineId, ...body },
+    });
+    message.success(t("restock.done", { quantity: result.quantity, count: result.count }));
+    // The lanes, the device's state and its restock records all changed.
+    await client.invalidateQueries();
+  };
+
+  if (query.isLoading) return <Card loading className="screen-card" variant="borderless" />;
+  if (query.error)
+    return (
+      <Card className="screen-card" variant="borderless">
+        <Space direction="vertical">
+          <Typography.Text type="danger">{(query.error as ApiError).message}</Typography.Text>
+          <Button onClick={() => void query.refetch()}>{t("actions.retry")}</Button>
+        </Space>
+      </Card>
+    );
+  const data = query.data!;
+  const lanes = data.lanes;
+  const fillable = lanes.filter(restockable);
+  const fillTotal = fillable.reduce((sum, l) => sum + loadable(l), 0);
+  const empty = lanes.filter((l) => l.goods_id !== null && l.left === 0).length;
+  const low = lanes.filter((l) => l.low).length;
+
+  const fillAll = () =>
+    modal.confirm({
+      title: t("restock.fillAll"),
+      content: t("restock.fillAllConfirm", { device: data.mac_name, quantity: fillTotal, count: fillable.length }),
+      okText: t("restock.fillAll"),
+      cancelText: t("actions.cancel"),
+      onOk: () =>
+        restock({ fill: true }).catch((error: ApiError) => {
+          message.error(error.message);
+        }),
+    });
+
+  return (
+    <Card
+      className="screen-card restock-grid"
+      variant="borderless"
+      title={
+        <Space wrap size={8}>
+          <span>{data.mac_name}</span>
+          <Typography.Text type="secondary">{t("restock.lanes", { count: lanes.length })}</Typography.Text>
+          {empty > 0 && <Tag color="red">{t("restock.emptyLanes", { count: empty })}</Tag>}
+          {low > 0 && <Tag color="orange">{t("restock.lowLanes", { count: low })}</Tag>}
+        </Space>
+      }
+      extra={
+        mayRestock && (
+          <Button type="primary" disabled={fillTotal === 0} onClick={fillAll} data-testid="fill-all">
+            {t("restock.fillAll")}
+          </Button>
+        )
+      }
+    >
+      {lanes.length === 0 ? (
+        <Empty description={t("restock.noLanes")} />
+      ) : (
+        <div className="lane-grid">
+          {lanes.map((l) => (
+            <LaneTile
+              key={l.channel_id}
+              lane={l}
+              onOpen={mayRestock && restockable(l) ? () => setLane(l) : undefined}
+            />
+          ))}
+        </div>
+      )}
+      {lane && (
+        <LaneDialog
+          lane={lane}
+          onClose={() => setLane(undefined)}
+          onRestock={async (quantity) => {
+            await restock({ lanes: [{ channel_id: lane.channel_id, quantity }] });
+            setLane(undefined);
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+function LaneTile({ lane, onOpen }: { lane: Lane; onOpen?: () => void }) {
+  const { t } = useTranslation("common");
+  const percent = lane.count ? Math.round((lane.left / lane.count) * 100) : 0;
+  const state = lane.goods_id === null ? "none" : lane.left === 0 ? "empty" : lane.low ? "low" : "ok";
+  const short = lane.goods_id !== null && (lane.stock ?? 0) < lane.free;
+  return (
+    <button
+      type="button"
+      className={`lane-tile lane-${state}${lane.shelf_status === 1 ? "" : " lane-off"}`}
+      onClick={onOpen}
+      disabled={!onOpen}
+      aria-label={t("restock.laneLabel", { lane: lane.channel_number, goods: lane.goods_name ?? "-" })}
+      data-lane={lane.channel_number}
+    >
+      <div className="lane-head">
+        <span className="lane-number">{lane.channel_number}</span>
+        {lane.shelf_status === 1 ? (
+          <Tag color="green" bordered={false}>
+            {t("restock.shelfOn")}
+          </Tag>
+        ) : (
+          <Tag bordered={false}>{t("restock.shelfOff")}</Tag>
+        )}
+      </div>
+      <div className="lane-goods">
+        {lane.pic_url ? (
+          <Image src={lane.pic_url} width={40} height={40} preview={false} className="lane-picture" />
+        ) : (
+          <span className="lane-picture lane-picture-none" />
+        )}
+        <span className="lane-goods-name">{lane.goods_name ?? t("restock.noGoods")}</span>
+      </div>
+      <Progress
+        percent={percent}
+        showInfo={false}
+        size="small"
+        status={state === "empty" || state === "low" ? "exception" : "normal"}
+      />
+      <div className="lane-figures">
+        <span className="lane-left">
+          {lane.left} / {lane.count}
+        </span>
+        <span className="lane-free">{t("restock.free", { count: lane.free })}</span>
+      </div>
+      {short && <span className="lane-warning">{t("restock.stockShort", { stock: lane.stock ?? 0 })}</span>}
+    </button>
+  );
+}
+
+function LaneDialog({
+  lane,
+  onClose,
+  onRestock,
+}: {
+  lane: Lane;
+  onClose: () => void;
+  onRestock: (quantity: number) => Promise<void>;
+}) {
+  const { t } = useTranslation("common");
+  const [quantity, setQuantity] = useState<number | null>(loadable(lane) || 1);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (value: number | null) => {
+    if (!value || value < 1) {
+      setError(t("restock.quantityRequired"));
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onRestock(value);
+    } catch (e) {
+      const failure = e as ApiError;
+      setError(failure.fieldErrors?.[0]?.message ?? failure.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t("restock.laneTitle", { lane: lane.channel_number, goods: lane.goods_name ?? "" })}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+      className="lane-dialog"
+    >
+      <Space direction="vertical" size={12} style={{ width: "100%" }}>
+        <Typography.Text>
+          {t("restock.laneNow", { left: lane.left, count: lane.count, free: lane.free })}
+        </Typography.Text>
+        {lane.stock !== null && lane.stock < lane.free && (
+          <Typography.Text type="warning">{t("restock.stockShort", { stock: lane.stock })}</Typography.Text>
+        )}
+        <InputNumber
+          aria-label={t("restock.quantity")}
+          className="lane-quantity"
+          min={1}
+          precision={0}
+          value={quantity}
+          onChange={(v) => setQuantity(v)}
+          size="large"
+          style={{ width: "100%" }}
+          status={error ? "error" : undefined}
+        />
+        {error && (
+          <Typography.Text type="danger" role="alert">
+            {error}
+          </Typography.Text>
+        )}
+        <div className="lane-dialog-actions">
+          <Button size="large" onClick={onClose}>
+            {t("actions.cancel")}
+          </Button>
+          <Button
+            size="large"
+            disabled={loadable(lane) === 0}
+            onClick={() => void submit(loadable(lane))}
+            loading={busy}
+          >
+            {t("restock.fillLane", { count: loadable(lane) })}
+          </Button>
+          <Button size="large" type="primary" onClick={() => void submit(quantity)} loading={busy}>
+            {t("restock.load")}
+          </Button>
+        </div>
+      </Space>
+    </Modal>
+  );
+}
