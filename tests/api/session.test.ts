@@ -32,7 +32,7 @@ describe("login", () => {
   it("signs in an operator, whose permissions are the device ones", async () => {
     const reply = await login("operator_a", "demo123");
     expect(reply.status).toBe(200);
-    expect(reply.body.data.permissions).toEqual(expect.arrayContaining(["machine.list", "machine_channel.update"]));
+    expect(reply.body.data.permissions).toEqual(expect.arrayContaining(["machine.list", "machine.replenish"]));
     expect(reply.body.data.permissions).not.toContain("goods.list");
   });
 
