@@ -16,7 +16,7 @@ import { useRelationTitles } from "./relations.ts";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import { StateActions } from "./state-actions.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
-import { OperationButton, RowOperations, usableOperations } from "./operations.tsx";
+import { OperationButton, operationLabel, usableOperations } from "./operations.tsx";
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -164,8 +164,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
               </Button>
             </Link>
           )}
-          {!recycle && <StateActions screen={screen} record={row} compact />}
-          {rowOps && <RowOperations view={view} record={row} onDone={() => setSelected([])} />}
+          {!recycle && <RowActions screen={screen} record={row} operations={rowOps} onDone={() => setSelected([])} />}
           {canRestore && (
             <Popconfirm
               title={t("confirm.restore", { count: 1 })}
@@ -316,4 +315,50 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
 function sortOrderOf(sorters: CrudSort[], field: string): "ascend" | "descend" | null {
   const sorter = sorters.find((s) => s.field === field);
   return sorter ? (sorter.order === "asc" ? "ascend" : "descend") : null;
+}
+
+/**
+ * A row's state actions and operations, folded into one "More" menu when there are more than two, so
+ * rows stay one line high; the operation chosen from the menu opens its dialog or confirmation.
+ */
+function RowActions({
+  screen,
+  record,
+  operations,
+  onDone,
+}: {
+  screen: ScreenContext;
+  record: Row;
+  operations: boolean;
+  onDone: () => void;
+}) {
+  const [active, setActive] = useState<string>();
+  const usable = operations ? usableOperations(screen.view.name, "row", record) : [];
+  const chosen = usable.find((o) => o.$id === active);
+  return (
+    <>
+      <StateActions
+        screen={screen}
+        record={record}
+        compact
+        more={usable.map((o) => ({
+          key: o.$id,
+          label: operationLabel(o),
+          danger: o["x-operation"].ui?.danger,
+          onClick: () => setActive(o.$id),
+        }))}
+      />
+      {chosen && (
+        <OperationButton
+          key={chosen.$id}
+          view={screen.view}
+          operation={chosen}
+          record={record}
+          auto
+          onDone={onDone}
+          onDismiss={() => setActive(undefined)}
+        />
+      )}
+    </>
+  );
 }

@@ -5,7 +5,7 @@
 // record. Afterwards lists, details, relation titles and histories reload, so the new state shows at once.
 import { Alert, App, Button, Descriptions, Modal, Space } from "antd";
 import i18n from "i18next";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, type ApiError } from "../app/api.ts";
 import { allowed } from "../app/providers/access-control.ts";
@@ -80,9 +80,29 @@ interface Props {
   size?: "small" | "middle";
   type?: "link" | "default" | "primary";
   onDone?: () => void;
+  /** Started at once, without a button of its own (chosen from a row's menu); onDismiss when it closes. */
+  auto?: boolean;
+  onDismiss?: () => void;
 }
 
-export function OperationButton({ view, operation, record, ids, size = "small", type = "link", onDone }: Props) {
+/** What a bulk operation says when nothing is selected, where SPEC §8 words it for the entity. */
+const NONE_SELECTED: Record<string, string> = { machine: "messages.noDevice" };
+
+/** An operation's name in the user's language. */
+export const operationLabel = (operation: JsonSchemaOperation): string =>
+  i18n.t(`${operationView(operation).base}name`);
+
+export function OperationButton({
+  view,
+  operation,
+  record,
+  ids,
+  size = "small",
+  type = "link",
+  onDone,
+  auto,
+  onDismiss,
+}: Props) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const refresh = useRefreshAfterAction();
@@ -139,6 +159,7 @@ export function OperationButton({ view, operation, record, ids, size = "small", 
           setInitial(loaded);
         } catch (error) {
           message.error((error as ApiError).message);
+          onDismiss?.();
           return;
         }
       } else setInitial({});
@@ -152,17 +173,36 @@ export function OperationButton({ view, operation, record, ids, size = "small", 
       cancelText: t("actions.cancel"),
       okButtonProps: { danger: ui.danger },
       onOk: () => run({}).catch((error: ApiError) => message.error(error.message)),
+      afterClose: onDismiss,
     });
   };
 
-  const disabled = ids !== undefined && ids.length === 0;
+  const started = useRef(false);
+  useEffect(() => {
+    if (!auto || started.current) return;
+    started.current = true;
+    void start();
+  });
+  const close = () => {
+    setOpen(false);
+    onDismiss?.();
+  };
+
+  // A bulk operation with nothing selected says so (SPEC §8: "no devices selected").
+  const noneSelected = ids !== undefined && ids.length === 0;
+  const onClick = () =>
+    noneSelected
+      ? void message.warning(t(NONE_SELECTED[view.name] ?? "list.noneSelected", { entity: t(`${view.name}:name`) }))
+      : void start();
   return (
     <>
-      <Button size={size} type={type} danger={ui.danger} disabled={disabled} onClick={() => void start()}>
-        {action}
-      </Button>
+      {!auto && (
+        <Button size={size} type={type} danger={ui.danger} onClick={onClick}>
+          {action}
+        </Button>
+      )}
       {open && (
-        <Modal open title={action} footer={null} onCancel={() => setOpen(false)} destroyOnHidden>
+        <Modal open title={action} footer={null} onCancel={close} destroyOnHidden>
           {record && ui.summary?.length ? (
             <Descriptions size="small" column={1} bordered className="operation-summary">
               {ui.summary.map((name) => {
@@ -184,11 +224,11 @@ export function OperationButton({ view, operation, record, ids, size = "small", 
             initial={initial ?? {}}
             serverErrors={errors?.fieldErrors}
             submitText={action}
-            onCancel={() => setOpen(false)}
+            onCancel={close}
             onSubmit={async (values) => {
               try {
                 await run(values);
-                setOpen(false);
+                close();
               } catch (error) {
                 setErrors(error as ApiError);
                 if (!(error as ApiError).fieldErrors.length) message.error((error as Error).message);

@@ -22,9 +22,18 @@ interface Props {
   onDone?: () => void;
   /** On list rows, several actions fold into a "More" menu to keep rows one line high. */
   compact?: boolean;
+  /** Further entries of that menu (a list row's operations). */
+  more?: MoreItem[];
 }
 
-export function StateActions({ screen, record, size = "small", onDone, compact }: Props) {
+export interface MoreItem {
+  key: string;
+  label: string;
+  danger?: boolean;
+  onClick: () => void;
+}
+
+export function StateActions({ screen, record, size = "small", onDone, compact, more = [] }: Props) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const refresh = useRefreshAfterAction();
@@ -33,7 +42,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
   const [serverErrors, setServerErrors] = useState<ApiError>();
   const { view } = screen;
   const transitions = allowedTransitions(view, record).filter((tr) => screen.canTransition(tr.action));
-  if (transitions.length === 0) return null;
+  if (transitions.length === 0 && more.length === 0) return null;
   const actionLabel = (tr: Transition) => t(`${view.name}:actions.${tr.action}`);
 
   const run = async (tr: Transition, input: Record<string, unknown> = {}) => {
@@ -74,16 +83,19 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
 
   return (
     <>
-      {compact && transitions.length > 2 ? (
+      {compact && transitions.length + more.length > 2 ? (
         <Dropdown
           trigger={["click"]}
           menu={{
-            items: transitions.map((tr) => ({
-              key: tr.action,
-              label: actionLabel(tr),
-              danger: tr.danger,
-              onClick: () => onClick(tr),
-            })),
+            items: [
+              ...transitions.map((tr) => ({
+                key: tr.action,
+                label: actionLabel(tr),
+                danger: tr.danger,
+                onClick: () => onClick(tr),
+              })),
+              ...more.map(({ onClick: choose, ...item }) => ({ ...item, onClick: () => choose() })),
+            ],
           }}
         >
           <Button size={size} type="link" icon={<DownOutlined />} iconPosition="end">
@@ -95,6 +107,11 @@ export function StateActions({ screen, record, size = "small", onDone, compact }
           {transitions.map((tr) => (
             <Button key={tr.action} size={size} type="link" danger={tr.danger} onClick={() => onClick(tr)}>
               {actionLabel(tr)}
+            </Button>
+          ))}
+          {more.map((item) => (
+            <Button key={item.key} size={size} type="link" danger={item.danger} onClick={item.onClick}>
+              {item.label}
             </Button>
           ))}
         </Space>
