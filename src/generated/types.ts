@@ -12,6 +12,10 @@ export type Fraction = number;
 export type NetworkType = "4g" | "bluetooth" | "android";
 export type DeviceMode = "normal" | "recharge" | "4g" | "scan";
 /**
+ * The price of one towel when towel_mode is paid.
+ */
+export type Money1 = number;
+/**
  * An advertisement (image, video or audio) played on a device's screen or speaker.
  */
 export type MachineAd = MachineAd1;
@@ -24,6 +28,10 @@ export type ProfitType = "percent" | "fixed";
 export type PayType = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 export type MoneyChange = number;
 export type PayoutMethod = "social_wallet" | "bank_transfer" | "online_wallet";
+/**
+ * Sets whether a car-wash unit or a dryer hands out towels: off, free, or paid at towel_price (required then, at least 0.01). Other kinds are refused with 409; the price is cleared unless paid.
+ */
+export type MachineTowelSetInput = MachineTowelSetInput1;
 
 /**
  * Every entity by name.
@@ -361,7 +369,23 @@ export interface Machine {
   charge_pile_plan_id?: number;
   dry_plan_id?: number;
   car_wash_plan_id?: number;
+  /**
+   * Vending: the most cups the device serves before it asks for a refill (machine-cup-set). Read-only: set by the server.
+   */
   maxnumber?: number;
+  /**
+   * Dryers: minutes one drying cycle runs (machine-baketime-set). Read-only: set by the server.
+   */
+  bake_time?: number;
+  /**
+   * Car-wash units and dryers: whether the device hands out towels, free or for a price (machine-towel-set). Read-only: set by the server.
+   */
+  towel_mode?: "off" | "free" | "paid";
+  towel_price?: Money1;
+  /**
+   * The picture behind the device screen's content (machine-bg-set); devices without a screen (charging cables) have none.
+   */
+  bg_image?: string;
   expiry_date?: string;
   total_money?: Money;
   total_number?: number;
@@ -834,6 +858,12 @@ export interface DataWithdrawApplyInput {
   remark?: string;
 }
 /**
+ * The plugins enabled on the platform, with the profit-sharing settings (plugin_setting) of the agent that owns the given device, or of the caller without one; setting is null when that agent has saved none.
+ */
+export interface GetOpenPluginsInput {
+  machine_id?: number;
+}
+/**
  * The goods of the agents below the caller (SPEC: subordinate goods), with the goods list's paging, sort and filters; the caller's own goods are left out.
  */
 export interface GoodsDownInput {}
@@ -849,9 +879,47 @@ export interface LoginInput {
  */
 export interface LogoutInput {}
 /**
+ * The plans a device can run, by its kind, as options of the caller's own and inherited plans: channel plans for vending, charging-cable plans for cables, charging-pile plans for piles, dryer plans for dryers, car-wash plans for car-wash units. entity names the plan kind (the binding call's field is <entity>_id).
+ */
+export interface MachineApplicationPlanInput {
+  id: number;
+}
+/**
+ * Sets how many minutes a dryer's drying cycle runs (bake_time). Dryers only: any other kind is refused with 409.
+ */
+export interface MachineBaketimeSetInput {
+  id: number;
+  bake_time: number;
+}
+/**
+ * Sets the picture behind a device screen's content (bg_image, uploaded first through upload?entity=machine&field=bg_image). Devices with a screen only: charging cables are refused with 409.
+ */
+export interface MachineBgSetInput {
+  id: number;
+  bg_image: string;
+}
+/**
+ * Sets a vending device's maximum number of cups (maxnumber). Vending devices only: any other kind is refused with 409.
+ */
+export interface MachineCupSetInput {
+  id: number;
+  maxnumber: number;
+}
+/**
+ * A device's SIM card number (iccid, null until the device reports one). Devices on the 4G network only: others carry no SIM and are refused with 409.
+ */
+export interface MachineIccidInput {
+  id: number;
+}
+/**
  * The device list (its paging, sort and filters) with each device's takings from its orders: today, the last 7 and 30 days, and in all.
  */
 export interface MachineStatisticsInput {}
+export interface MachineTowelSetInput1 {
+  id: number;
+  towel_mode: "off" | "free" | "paid";
+  towel_price?: Money;
+}
 /**
  * The pages an agent's profit can be set for (those the caller sees), with each page's profit model, type and maximum profit.
  */
@@ -907,6 +975,14 @@ export interface ModifyPasswordInput {
  */
 export interface OpenapiJsonInput {}
 /**
+ * Unbinds an operator from a device: the binding named by id (one or a list, all or nothing), or the one of operator_id and machine_id. The binding must be in the caller's scope (404 otherwise).
+ */
+export interface OperatorUnbindMachineInput {
+  id?: number | number[];
+  operator_id?: number;
+  machine_id?: number;
+}
+/**
  * Refuses a customer's refund request: the order goes back to paid (or partially refunded, when part of it was refunded before). No money moves.
  */
 export interface OrderCheckInput {
@@ -948,6 +1024,12 @@ export interface RecycleWithdrawActionInput {
  * The withdrawals of recycling income, with the withdrawal list's paging, sort and filters.
  */
 export interface RecycleWithdrawListInput {}
+/**
+ * The caller's own mini-program pages (not its sub-agents') as options; with machine_id, only those that fit the device: pages with a channel plan for vending devices, with a charging plan for charging cables and piles, any page for the other kinds.
+ */
+export interface RenovationAllMyInput {
+  machine_id?: number;
+}
 /**
  * What the login page shows before anyone signs in: the site's name, logo and navigation title.
  */
@@ -1027,10 +1109,17 @@ export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
 export interface OperationInputs {
   "data-promote-profit-list": DataPromoteProfitListInput;
   "data-withdraw-apply": DataWithdrawApplyInput;
+  "get-open-plugins": GetOpenPluginsInput;
   "goods-down": GoodsDownInput;
   login: LoginInput;
   logout: LogoutInput;
+  "machine-application-plan": MachineApplicationPlanInput;
+  "machine-baketime-set": MachineBaketimeSetInput;
+  "machine-bg-set": MachineBgSetInput;
+  "machine-cup-set": MachineCupSetInput;
+  "machine-iccid": MachineIccidInput;
   "machine-statistics": MachineStatisticsInput;
+  "machine-towel-set": MachineTowelSetInput;
   "manage-profit-page": ManageProfitPageInput;
   "manage-profit-save": ManageProfitSaveInput;
   "manage-profit-user": ManageProfitUserInput;
@@ -1040,12 +1129,14 @@ export interface OperationInputs {
   menu: MenuInput;
   "modify-password": ModifyPasswordInput;
   "openapi.json": OpenapiJsonInput;
+  "operator-unbind-machine": OperatorUnbindMachineInput;
   "order-check": OrderCheckInput;
   "order-recycle-review": OrderRecycleReviewInput;
   "order-refund": OrderRefundInput;
   "record-history": RecordHistoryInput;
   "recycle-withdraw-action": RecycleWithdrawActionInput;
   "recycle-withdraw-list": RecycleWithdrawListInput;
+  "renovation-all-my": RenovationAllMyInput;
   "setting-no": SettingNoInput;
   "shop-wifi-add": ShopWifiAddInput;
   "statistics-dealt": StatisticsDealtInput;

@@ -6,13 +6,21 @@ import { sqlOf } from "../../entities/context.ts";
 import { listRecords } from "../../entities/engine.ts";
 import { modelOf } from "../../entities/model.ts";
 import { defineArea } from "../area.ts";
+import { operatorHandlers, operatorHooks } from "./operators.ts";
+import { settingsHandlers, settingsHooks } from "./settings.ts";
 
 const TAKING = `pay_status in ('paid', 'refund_requested', 'partial_refund')`;
 const NET = `money - coalesce(refund_money, 0)`;
 
 export const machines = defineArea({
   name: "machines",
+  hooks: {
+    ...settingsHooks,
+    ...operatorHooks,
+  },
   handlers: {
+    ...settingsHandlers,
+    ...operatorHandlers,
     "machine-statistics": async ({ ctx, list }) => {
       const page = await listRecords(ctx, modelOf("machine"), list, false);
       const ids = page.list.map((m) => m.id as number);
