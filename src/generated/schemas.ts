@@ -266,6 +266,7 @@ export const permissionKeys = [
   "notice.disable",
   "operator.list",
   "operator.detail",
+  "operator.all",
   "operator.add",
   "operator.update",
   "operator.delete",

@@ -63,7 +63,13 @@ describe("machine-cup-set", () => {
     expect(after.maxnumber).toBe(150);
     expect(after.version).toBe((before!.version as number) + 1);
     const history = await agentA.get<Row[]>(`/merchant/record-history?entity=machine&id=${id}`);
-    expect(history.body.data[0]).toMatchObject({ action: "cup_set", changes: { maxnumber: [null, 150] } });
+    expect(history.body.data[0]).toMatchObject({ action: "machine-cup-set", changes: { maxnumber: [null, 150] } });
+    // The same value again writes and records nothing.
+    expect((await agentA.post("/merchant/machine-cup-set", { id, maxnumber: 150 })).status).toBe(200);
+    expect((await fx.row("machine", id))!.version).toBe(after.version);
+    expect((await agentA.get<Row[]>(`/merchant/record-history?entity=machine&id=${id}`)).body.data).toHaveLength(
+      history.body.data.length,
+    );
     // The field is the call's alone: the update form cannot set it for a dryer, or for anyone.
     const record = (await agentA.get<Row>(`/merchant/machine-detail?id=${id}`)).body.data;
     const update = await agentA.post("/merchant/machine-update", { ...record, maxnumber: 99 });

@@ -83,7 +83,7 @@ export const operatorHandlers: Handlers = {
     // All or nothing: a binding missing from the caller's scope undoes the whole call.
     if (rows.length === 0 || (ids && rows.length !== ids.length)) throw notFound();
     for (const row of rows)
-      await audit(tx, ctx, "operator_binding", Number(row.id), "delete", {
+      await audit(tx, ctx, "operator_binding", Number(row.id), "operator-unbind-machine", {
         operator_id: row.operator_id,
         machine_id: row.machine_id,
       });

@@ -49,10 +49,15 @@ export function wrongKind(ctx: Ctx, kinds: readonly string[]): HttpError {
   return new HttpError(409, "machineKind", { kinds: names });
 }
 
-/** Writes the setting's columns on the device (kind checked first), audited, and answers the device. */
+/** Writes the setting's columns on the device (kind checked first), audited under the call's name, and answers the device. */
 async function setOnDevice(ctx: Ctx, id: number, kinds: readonly string[], action: string, values: Row) {
   const tx = sqlOf(ctx);
   const before = await deviceOfKind(ctx, tx, id, kinds);
+  // The same values again change nothing and record nothing.
+  if (Object.entries(values).every(([f, v]) => (before[f] ?? null) === v)) {
+    await derive(ctx, machineModel(), [before]);
+    return toApi(machineModel(), before);
+  }
   const row = await repo.updateAt(tx, machineModel(), scopeOf(ctx.principal), id, undefined, values);
   if (!row) throw notFound();
   await audit(
@@ -69,19 +74,19 @@ async function setOnDevice(ctx: Ctx, id: number, kinds: readonly string[], actio
 
 export const settingsHandlers: Handlers = {
   "machine-cup-set": ({ ctx, input }) =>
-    setOnDevice(ctx, input.id, KINDS.cups, "cup_set", { maxnumber: input.maxnumber }),
+    setOnDevice(ctx, input.id, KINDS.cups, "machine-cup-set", { maxnumber: input.maxnumber }),
 
   "machine-baketime-set": ({ ctx, input }) =>
-    setOnDevice(ctx, input.id, KINDS.bakeTime, "baketime_set", { bake_time: input.bake_time }),
+    setOnDevice(ctx, input.id, KINDS.bakeTime, "machine-baketime-set", { bake_time: input.bake_time }),
 
   "machine-towel-set": ({ ctx, input }) =>
-    setOnDevice(ctx, input.id, KINDS.towel, "towel_set", {
+    setOnDevice(ctx, input.id, KINDS.towel, "machine-towel-set", {
       towel_mode: input.towel_mode,
       towel_price: input.towel_mode === "paid" ? input.towel_price : null,
     }),
 
   "machine-bg-set": ({ ctx, input }) =>
-    setOnDevice(ctx, input.id, KINDS.screen, "bg_set", { bg_image: input.bg_image }),
+    setOnDevice(ctx, input.id, KINDS.screen, "machine-bg-set", { bg_image: input.bg_image }),
 
   "machine-iccid": async ({ ctx, input }) => {
     const row = await deviceOfKind(ctx, sqlOf(ctx), input.id);
