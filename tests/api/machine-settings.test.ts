@@ -399,7 +399,7 @@ describe("operator-bind-machine and operator-unbind-machine", () => {
     const twice = await zh.post("/merchant/operator-bind-machine", percent(t.ids.operator_a, machine, 0.1));
     expect(twice.status).toBe(400);
     expect((twice.body.data as FieldErrors).errors).toEqual([
-      { field: "machine_id", keyword: "unique", message: "该设备已被使用" },
+      { field: "machine_id", keyword: "unique", message: "该运维人员已绑定此设备" },
     ]);
   });
 

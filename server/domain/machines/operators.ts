@@ -3,7 +3,8 @@
 //   - the operator and the device are in the caller's scope (the engine checks both relations), and the
 //     device is one the operator's own agent sees: an operator restocks only its agent's devices;
 //   - the binding belongs to the operator's agent, so that agent sees and removes it;
-//   - one binding per operator and device (x-entity.unique, a unique index);
+//   - one binding per operator and device (x-entity.unique, a unique index; checked first under the
+//     device's lock, to say so in words that fit);
 //   - the percent shares of one device add up to at most 100 %: the device's row is locked (select ...
 //     for update) before the shares are summed, so concurrent binds to one device are taken one at a time
 //     and each sees the shares committed before it.
@@ -19,8 +20,8 @@ import { translate } from "../../http/i18n.ts";
 import { paramError } from "../../entities/validation.ts";
 import type { Handlers } from "../area.ts";
 
-const refusal = (ctx: Ctx, field: string, keyword: string, params: Record<string, unknown> = {}) =>
-  badRequest([{ field, keyword, message: translate(ctx.lng, `errors:${keyword}`, params) }]);
+const refusal = (ctx: Ctx, field: string, keyword: string, params: Record<string, unknown> = {}, key = keyword) =>
+  badRequest([{ field, keyword, message: translate(ctx.lng, `errors:${key}`, params) }]);
 
 /** The shares of the device's percent bindings and a new one, over 100 %? (Sums in numeric: 0.1 + 0.2 is 0.3.) */
 async function percentLeft(tx: Queryable, machineId: number, adding: number): Promise<{ over: boolean; left: number }> {
@@ -52,6 +53,12 @@ export const operatorHooks: Record<string, EntityHooks> = {
       const operator = operators[0];
       if (!device || !operator) throw notFound();
       if (!device.agent_path.startsWith(operator.agent_path)) throw refusal(ctx, "machine_id", "operatorOtherAgent");
+      // Said in words that fit a binding; the unique index stays the guarantee.
+      const { rows: twice } = await tx.query(
+        `select 1 from ${q("operator_binding")} where operator_id = $1 and machine_id = $2`,
+        [values.operator_id, values.machine_id],
+      );
+      if (twice.length) throw refusal(ctx, "machine_id", "unique", {}, "operatorAlreadyBound");
       values.agent_id = operator.agent_id;
       values.agent_path = operator.agent_path;
       if (values.profit_type === "percent") {
