@@ -16,6 +16,7 @@ let c: Console;
 let tab: Tab;
 let machine: { id: number; mac_name: string };
 let operator: { id: number; nickname: string };
+let carWash: number;
 
 beforeAll(async () => {
   c = await startConsole();
@@ -33,6 +34,13 @@ beforeAll(async () => {
      returning id, nickname`,
   );
   operator = { id: Number(operators[0].id), nickname: operators[0].nickname };
+  const { rows: washes } = await c.db.query<{ id: number }>(
+    `insert into machine (mac_name, mac_id, kind, protocol_id, model_id, spec_id, network_type, mode, status, agent_id, agent_path)
+     select 'E2E-WASH-1', 'E2EWASH00001', 'car_wash', protocol_id, model_id, spec_id, network_type, 'normal', 'online', agent_id, agent_path
+       from machine where id = $1 returning id`,
+    [machine.id],
+  );
+  carWash = Number(washes[0].id);
   tab = await openPage(c);
   await signIn(c, tab.page, "admin");
 }, 120_000);
@@ -165,6 +173,18 @@ describe("device settings", () => {
       await page.screenshot({ path: join(SHOTS, `settings-cups-${lng}.png`) });
       await dialog.locator(".form-actions button:not(.ant-btn-primary)").click();
       await dialog.waitFor({ state: "detached" });
+
+      // The towel dialog: a choice and a price, on a car-wash unit.
+      await page.goto(`${c.url}/machine/list/show/${carWash}`);
+      await page.getByRole("button", { name: m.operations["machine-towel-set"].name }).click();
+      const towels = modal(page);
+      await towels
+        .getByRole("radio", { name: m.operations["machine-towel-set"].enum.towel_mode.paid, exact: true })
+        .check();
+      await still(page);
+      await page.screenshot({ path: join(SHOTS, `settings-towels-${lng}.png`) });
+      await towels.locator(".form-actions button:not(.ant-btn-primary)").click();
+      await towels.waitFor({ state: "detached" });
 
       const unbind = words(lng, "operator_binding").operations["operator-unbind-machine"];
       await page.goto(
