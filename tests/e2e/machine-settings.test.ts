@@ -103,6 +103,10 @@ describe("device settings", () => {
     await expect
       .poll(() => page.locator(".history-entry").first().locator(".ant-tag").textContent())
       .toBe(m.operations["machine-cup-set"].name);
+    // The device list offers the settings on each row, for the kinds they apply to.
+    await page.goto(`${c.url}/machine/list`);
+    await tableRows(page).first().waitFor();
+    await page.screenshot({ path: join(SHOTS, "settings-machine-list-en.png") });
     expect(errors).toEqual([]);
   });
 
