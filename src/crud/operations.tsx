@@ -115,11 +115,17 @@ export function OperationButton({
   const input = useMemo(() => operationView(operation), [operation]);
   const base = input.base;
   const action = t(`${base}name`);
-  // The dialog asks only what the caller chooses: the record(s) it acts on come from the screen.
+  // The dialog asks only what the caller chooses: the record(s) it acts on come from the screen, and
+  // an optional hidden field (another way to name the record, for other clients) is not asked.
   const schema = useMemo(() => {
     const full = formSchema(input, "create");
-    const { id: _id, ...properties } = full.properties as Row;
-    return { ...full, properties, required: ((full.required as string[]) ?? []).filter((f) => f !== "id") };
+    const required = ((full.required as string[]) ?? []).filter((f) => f !== "id");
+    const properties = Object.fromEntries(
+      Object.entries(full.properties as Row).filter(
+        ([name]) => name !== "id" && (required.includes(name) || !input.byName.get(name)?.ui.hidden),
+      ),
+    );
+    return { ...full, properties, required };
   }, [input]);
   const asks = Object.keys(schema.properties as Row).length > 0;
   const confirmText = confirmationText(
@@ -162,6 +168,9 @@ export function OperationButton({
           onDismiss?.();
           return;
         }
+      } else if (ui.prefill && record) {
+        const asked = Object.keys(schema.properties as Row);
+        setInitial(Object.fromEntries(asked.filter((f) => record[f] != null).map((f) => [f, record[f]])));
       } else setInitial({});
       setOpen(true);
       return;

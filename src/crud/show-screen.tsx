@@ -106,8 +106,13 @@ function History({ view, id }: { view: EntityView; id: number }) {
     queryFn: () => api<HistoryEntry[]>("record-history", { query: { entity: view.name, id } }),
   });
   const entries = query.data ?? [];
+  // An operation audits under its call name (machine-cup-set): its own name labels the entry.
   const actionLabel = (action: string) =>
-    i18n.exists(`history.${action}`) ? t(`history.${action}`) : t(`${view.name}:actions.${action}`);
+    i18n.exists(`history.${action}`)
+      ? t(`history.${action}`)
+      : i18n.exists(`${view.name}:operations.${action}.name`)
+        ? t(`${view.name}:operations.${action}.name`)
+        : t(`${view.name}:actions.${action}`);
   return (
     <Card className="screen-card" variant="borderless" title={t("history.title")} loading={query.isLoading}>
       {entries.length === 0 ? (

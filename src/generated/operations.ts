@@ -2,18 +2,25 @@
 import type { JsonSchemaOperation } from "../schema/types.ts";
 import dataPromoteProfitList from "../../schemas/operations/data-promote-profit-list.json" with { type: "json" };
 import dataWithdrawApply from "../../schemas/operations/data-withdraw-apply.json" with { type: "json" };
+import getOpenPlugins from "../../schemas/operations/get-open-plugins.json" with { type: "json" };
 import goodsDown from "../../schemas/operations/goods-down.json" with { type: "json" };
 import login from "../../schemas/operations/login.json" with { type: "json" };
 import logout from "../../schemas/operations/logout.json" with { type: "json" };
+import machineApplicationPlan from "../../schemas/operations/machine-application-plan.json" with { type: "json" };
+import machineBaketimeSet from "../../schemas/operations/machine-baketime-set.json" with { type: "json" };
+import machineBgSet from "../../schemas/operations/machine-bg-set.json" with { type: "json" };
 import machineBindMacname from "../../schemas/operations/machine-bind-macname.json" with { type: "json" };
 import machineBindManage from "../../schemas/operations/machine-bind-manage.json" with { type: "json" };
 import machineBindPlan from "../../schemas/operations/machine-bind-plan.json" with { type: "json" };
 import machineBindRoom from "../../schemas/operations/machine-bind-room.json" with { type: "json" };
 import machineBindShop from "../../schemas/operations/machine-bind-shop.json" with { type: "json" };
+import machineCupSet from "../../schemas/operations/machine-cup-set.json" with { type: "json" };
+import machineIccid from "../../schemas/operations/machine-iccid.json" with { type: "json" };
 import machineInit from "../../schemas/operations/machine-init.json" with { type: "json" };
 import machineReplenishmentCheck from "../../schemas/operations/machine-replenishment-check.json" with { type: "json" };
 import machineReplenishmentGoods from "../../schemas/operations/machine-replenishment-goods.json" with { type: "json" };
 import machineStatistics from "../../schemas/operations/machine-statistics.json" with { type: "json" };
+import machineTowelSet from "../../schemas/operations/machine-towel-set.json" with { type: "json" };
 import machineUnbindMacname from "../../schemas/operations/machine-unbind-macname.json" with { type: "json" };
 import manageProfitPage from "../../schemas/operations/manage-profit-page.json" with { type: "json" };
 import manageProfitSave from "../../schemas/operations/manage-profit-save.json" with { type: "json" };
@@ -24,12 +31,14 @@ import manageRoleUp from "../../schemas/operations/manage-role-up.json" with { t
 import menu from "../../schemas/operations/menu.json" with { type: "json" };
 import modifyPassword from "../../schemas/operations/modify-password.json" with { type: "json" };
 import openapiJson from "../../schemas/operations/openapi.json.json" with { type: "json" };
+import operatorUnbindMachine from "../../schemas/operations/operator-unbind-machine.json" with { type: "json" };
 import orderCheck from "../../schemas/operations/order-check.json" with { type: "json" };
 import orderRecycleReview from "../../schemas/operations/order-recycle-review.json" with { type: "json" };
 import orderRefund from "../../schemas/operations/order-refund.json" with { type: "json" };
 import recordHistory from "../../schemas/operations/record-history.json" with { type: "json" };
 import recycleWithdrawAction from "../../schemas/operations/recycle-withdraw-action.json" with { type: "json" };
 import recycleWithdrawList from "../../schemas/operations/recycle-withdraw-list.json" with { type: "json" };
+import renovationAllMy from "../../schemas/operations/renovation-all-my.json" with { type: "json" };
 import settingNo from "../../schemas/operations/setting-no.json" with { type: "json" };
 import shopWifiAdd from "../../schemas/operations/shop-wifi-add.json" with { type: "json" };
 import statisticsDealt from "../../schemas/operations/statistics-dealt.json" with { type: "json" };
@@ -48,18 +57,25 @@ import versionUpgrade from "../../schemas/operations/version-upgrade.json" with 
 export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "data-promote-profit-list": dataPromoteProfitList as unknown as JsonSchemaOperation,
   "data-withdraw-apply": dataWithdrawApply as unknown as JsonSchemaOperation,
+  "get-open-plugins": getOpenPlugins as unknown as JsonSchemaOperation,
   "goods-down": goodsDown as unknown as JsonSchemaOperation,
   login: login as unknown as JsonSchemaOperation,
   logout: logout as unknown as JsonSchemaOperation,
+  "machine-application-plan": machineApplicationPlan as unknown as JsonSchemaOperation,
+  "machine-baketime-set": machineBaketimeSet as unknown as JsonSchemaOperation,
+  "machine-bg-set": machineBgSet as unknown as JsonSchemaOperation,
   "machine-bind-macname": machineBindMacname as unknown as JsonSchemaOperation,
   "machine-bind-manage": machineBindManage as unknown as JsonSchemaOperation,
   "machine-bind-plan": machineBindPlan as unknown as JsonSchemaOperation,
   "machine-bind-room": machineBindRoom as unknown as JsonSchemaOperation,
   "machine-bind-shop": machineBindShop as unknown as JsonSchemaOperation,
+  "machine-cup-set": machineCupSet as unknown as JsonSchemaOperation,
+  "machine-iccid": machineIccid as unknown as JsonSchemaOperation,
   "machine-init": machineInit as unknown as JsonSchemaOperation,
   "machine-replenishment-check": machineReplenishmentCheck as unknown as JsonSchemaOperation,
   "machine-replenishment-goods": machineReplenishmentGoods as unknown as JsonSchemaOperation,
   "machine-statistics": machineStatistics as unknown as JsonSchemaOperation,
+  "machine-towel-set": machineTowelSet as unknown as JsonSchemaOperation,
   "machine-unbind-macname": machineUnbindMacname as unknown as JsonSchemaOperation,
   "manage-profit-page": manageProfitPage as unknown as JsonSchemaOperation,
   "manage-profit-save": manageProfitSave as unknown as JsonSchemaOperation,
@@ -70,12 +86,14 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   menu: menu as unknown as JsonSchemaOperation,
   "modify-password": modifyPassword as unknown as JsonSchemaOperation,
   "openapi.json": openapiJson as unknown as JsonSchemaOperation,
+  "operator-unbind-machine": operatorUnbindMachine as unknown as JsonSchemaOperation,
   "order-check": orderCheck as unknown as JsonSchemaOperation,
   "order-recycle-review": orderRecycleReview as unknown as JsonSchemaOperation,
   "order-refund": orderRefund as unknown as JsonSchemaOperation,
   "record-history": recordHistory as unknown as JsonSchemaOperation,
   "recycle-withdraw-action": recycleWithdrawAction as unknown as JsonSchemaOperation,
   "recycle-withdraw-list": recycleWithdrawList as unknown as JsonSchemaOperation,
+  "renovation-all-my": renovationAllMy as unknown as JsonSchemaOperation,
   "setting-no": settingNo as unknown as JsonSchemaOperation,
   "shop-wifi-add": shopWifiAdd as unknown as JsonSchemaOperation,
   "statistics-dealt": statisticsDealt as unknown as JsonSchemaOperation,
@@ -94,18 +112,25 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
 export type OperationCall =
   | "data-promote-profit-list"
   | "data-withdraw-apply"
+  | "get-open-plugins"
   | "goods-down"
   | "login"
   | "logout"
+  | "machine-application-plan"
+  | "machine-baketime-set"
+  | "machine-bg-set"
   | "machine-bind-macname"
   | "machine-bind-manage"
   | "machine-bind-plan"
   | "machine-bind-room"
   | "machine-bind-shop"
+  | "machine-cup-set"
+  | "machine-iccid"
   | "machine-init"
   | "machine-replenishment-check"
   | "machine-replenishment-goods"
   | "machine-statistics"
+  | "machine-towel-set"
   | "machine-unbind-macname"
   | "manage-profit-page"
   | "manage-profit-save"
@@ -116,12 +141,14 @@ export type OperationCall =
   | "menu"
   | "modify-password"
   | "openapi.json"
+  | "operator-unbind-machine"
   | "order-check"
   | "order-recycle-review"
   | "order-refund"
   | "record-history"
   | "recycle-withdraw-action"
   | "recycle-withdraw-list"
+  | "renovation-all-my"
   | "setting-no"
   | "shop-wifi-add"
   | "statistics-dealt"

@@ -351,7 +351,6 @@ export const resources: GeneratedResource[] = [
       entity: "operator_binding",
       screen: "list",
       permission: "operator_binding.list",
-      canDelete: true,
     },
   },
   {

@@ -12,6 +12,10 @@ export type Fraction = number;
 export type NetworkType = "4g" | "bluetooth" | "android";
 export type DeviceMode = "normal" | "recharge" | "4g" | "scan";
 /**
+ * The price of one towel when towel_mode is paid.
+ */
+export type Money1 = number;
+/**
  * An advertisement (image, video or audio) played on a device's screen or speaker.
  */
 export type MachineAd = MachineAd1;
@@ -24,6 +28,10 @@ export type ProfitType = "percent" | "fixed";
 export type PayType = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 export type MoneyChange = number;
 export type PayoutMethod = "social_wallet" | "bank_transfer" | "online_wallet";
+/**
+ * Sets whether a car-wash unit or a dryer hands out towels: off, free, or paid at towel_price (required then, at least 0.01). Other kinds are refused with 409; the price is cleared unless paid.
+ */
+export type MachineTowelSetInput = MachineTowelSetInput1;
 
 /**
  * Every entity by name.
@@ -363,7 +371,23 @@ export interface Machine {
   charge_pile_plan_id?: number;
   dry_plan_id?: number;
   car_wash_plan_id?: number;
+  /**
+   * Vending: the most cups the device serves before it asks for a refill (machine-cup-set). Read-only: set by the server.
+   */
   maxnumber?: number;
+  /**
+   * Dryers: minutes one drying cycle runs (machine-baketime-set). Read-only: set by the server.
+   */
+  bake_time?: number;
+  /**
+   * Car-wash units and dryers: whether the device hands out towels, free or for a price (machine-towel-set). Read-only: set by the server.
+   */
+  towel_mode?: "off" | "free" | "paid";
+  towel_price?: Money1;
+  /**
+   * The picture behind the device screen's content (machine-bg-set); devices without a screen (charging cables) have none.
+   */
+  bg_image?: string;
   expiry_date?: string;
   total_money?: Money;
   total_number?: number;
@@ -873,6 +897,12 @@ export interface DataWithdrawApplyInput {
   remark?: string;
 }
 /**
+ * The plugins enabled on the platform, with the profit-sharing settings (plugin_setting) of the agent that owns the given device, or of the caller without one; setting is null when that agent has saved none.
+ */
+export interface GetOpenPluginsInput {
+  machine_id?: number;
+}
+/**
  * The goods of the agents below the caller (SPEC: subordinate goods), with the goods list's paging, sort and filters; the caller's own goods are left out.
  */
 export interface GoodsDownInput {}
@@ -887,6 +917,26 @@ export interface LoginInput {
  * Ends this session: its token is revoked.
  */
 export interface LogoutInput {}
+/**
+ * The plans a device can run, by its kind, as options of the caller's own and inherited plans: channel plans for vending, charging-cable plans for cables, charging-pile plans for piles, dryer plans for dryers, car-wash plans for car-wash units. entity names the plan kind (the binding call's field is <entity>_id).
+ */
+export interface MachineApplicationPlanInput {
+  id: number;
+}
+/**
+ * Sets how many minutes a dryer's drying cycle runs (bake_time). Dryers only: any other kind is refused with 409.
+ */
+export interface MachineBaketimeSetInput {
+  id: number;
+  bake_time: number;
+}
+/**
+ * Sets the picture behind a device screen's content (bg_image, uploaded first through upload?entity=machine&field=bg_image). Devices with a screen only: charging cables are refused with 409.
+ */
+export interface MachineBgSetInput {
+  id: number;
+  bg_image: string;
+}
 /**
  * Binds hardware (its hardware id) to a device code: the code keeps its bindings, lanes and figures; when other hardware was bound before, the replacement is recorded. A hardware id is bound to one live device at most.
  */
@@ -924,6 +974,19 @@ export interface MachineBindShopInput {
   shop_id: number;
 }
 /**
+ * Sets a vending device's maximum number of cups (maxnumber). Vending devices only: any other kind is refused with 409.
+ */
+export interface MachineCupSetInput {
+  id: number;
+  maxnumber: number;
+}
+/**
+ * A device's SIM card number (iccid, null until the device reports one). Devices on the 4G network only: others carry no SIM and are refused with 409.
+ */
+export interface MachineIccidInput {
+  id: number;
+}
+/**
  * Initialises a device: clears its outlet, plans, room, operator bindings and lanes, so it starts again as new. It stays with its owner and keeps its orders.
  */
 export interface MachineInitInput {
@@ -950,6 +1013,11 @@ export interface MachineReplenishmentGoodsInput {
  * The device list (its paging, sort and filters) with each device's takings from its orders: today, the last 7 and 30 days, and in all.
  */
 export interface MachineStatisticsInput {}
+export interface MachineTowelSetInput1 {
+  id: number;
+  towel_mode: "off" | "free" | "paid";
+  towel_price?: Money;
+}
 /**
  * Releases a device code's hardware: the hardware id is cleared (the device shows as inactive until hardware is bound again), so the hardware can be bound to another code.
  */
@@ -1011,6 +1079,14 @@ export interface ModifyPasswordInput {
  */
 export interface OpenapiJsonInput {}
 /**
+ * Unbinds an operator from a device: the binding named by id (one or a list, all or nothing), or the one of operator_id and machine_id. The binding must be in the caller's scope (404 otherwise).
+ */
+export interface OperatorUnbindMachineInput {
+  id?: number | number[];
+  operator_id?: number;
+  machine_id?: number;
+}
+/**
  * Refuses a customer's refund request: the order goes back to paid (or partially refunded, when part of it was refunded before). No money moves.
  */
 export interface OrderCheckInput {
@@ -1052,6 +1128,12 @@ export interface RecycleWithdrawActionInput {
  * The withdrawals of recycling income, with the withdrawal list's paging, sort and filters.
  */
 export interface RecycleWithdrawListInput {}
+/**
+ * The caller's own mini-program pages (not its sub-agents') as options; with machine_id, only those that fit the device: pages with a channel plan for vending devices, with a charging plan for charging cables and piles, any page for the other kinds.
+ */
+export interface RenovationAllMyInput {
+  machine_id?: number;
+}
 /**
  * What the login page shows before anyone signs in: the site's name, logo and navigation title.
  */
@@ -1138,18 +1220,25 @@ export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
 export interface OperationInputs {
   "data-promote-profit-list": DataPromoteProfitListInput;
   "data-withdraw-apply": DataWithdrawApplyInput;
+  "get-open-plugins": GetOpenPluginsInput;
   "goods-down": GoodsDownInput;
   login: LoginInput;
   logout: LogoutInput;
+  "machine-application-plan": MachineApplicationPlanInput;
+  "machine-baketime-set": MachineBaketimeSetInput;
+  "machine-bg-set": MachineBgSetInput;
   "machine-bind-macname": MachineBindMacnameInput;
   "machine-bind-manage": MachineBindManageInput;
   "machine-bind-plan": MachineBindPlanInput;
   "machine-bind-room": MachineBindRoomInput;
   "machine-bind-shop": MachineBindShopInput;
+  "machine-cup-set": MachineCupSetInput;
+  "machine-iccid": MachineIccidInput;
   "machine-init": MachineInitInput;
   "machine-replenishment-check": MachineReplenishmentCheckInput;
   "machine-replenishment-goods": MachineReplenishmentGoodsInput;
   "machine-statistics": MachineStatisticsInput;
+  "machine-towel-set": MachineTowelSetInput;
   "machine-unbind-macname": MachineUnbindMacnameInput;
   "manage-profit-page": ManageProfitPageInput;
   "manage-profit-save": ManageProfitSaveInput;
@@ -1160,12 +1249,14 @@ export interface OperationInputs {
   menu: MenuInput;
   "modify-password": ModifyPasswordInput;
   "openapi.json": OpenapiJsonInput;
+  "operator-unbind-machine": OperatorUnbindMachineInput;
   "order-check": OrderCheckInput;
   "order-recycle-review": OrderRecycleReviewInput;
   "order-refund": OrderRefundInput;
   "record-history": RecordHistoryInput;
   "recycle-withdraw-action": RecycleWithdrawActionInput;
   "recycle-withdraw-list": RecycleWithdrawListInput;
+  "renovation-all-my": RenovationAllMyInput;
   "setting-no": SettingNoInput;
   "shop-wifi-add": ShopWifiAddInput;
   "statistics-dealt": StatisticsDealtInput;

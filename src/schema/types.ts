@@ -151,6 +151,8 @@ export interface XOperation {
     summary?: string[];
     /** A GET operation (taking the record's id) whose answer fills the dialog before editing. */
     load?: string;
+    /** Row operations: the dialog starts from the record's values of the fields it asks. */
+    prefill?: boolean;
   };
 }
 

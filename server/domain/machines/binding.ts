@@ -63,7 +63,8 @@ export const bindingHandlers: Handlers = {
           and not ($2::text like (select agent_path from ${q("agent")} where id = o.agent_id) || '%')`,
       [ids, owner.agent_path],
     );
-    for (const table of ["machine_channel", "machine_restock", "machine_replacement", "operator_binding"])
+    // The device's own records go with it; an operator's binding stays its agent's (operators.ts).
+    for (const table of ["machine_channel", "machine_restock", "machine_replacement"])
       await tx.query(`update ${q(table)} set agent_id = $2, agent_path = $3 where machine_id = any($1::bigint[])`, [
         ids,
         owner.id,

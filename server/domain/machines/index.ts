@@ -1,4 +1,5 @@
-// Device calls beyond CRUD: binding (binding.ts), restocking (restock.ts), and the device figures.
+// Device calls beyond CRUD: binding (binding.ts), restocking (restock.ts), settings (settings.ts),
+// operators' bindings and shares (operators.ts), and the device figures.
 // A device's takings, status and stock state are its live view's (server/db/live.ts): one definition
 // for the list, the detail, machine-statistics, statistics-machine and the home screen.
 import { businessDay } from "../../db/rollups.ts";
@@ -7,13 +8,21 @@ import { detail, listRecords } from "../../entities/engine.ts";
 import { modelOf } from "../../entities/model.ts";
 import { defineArea } from "../area.ts";
 import { bindingHandlers } from "./binding.ts";
+import { operatorHandlers, operatorHooks } from "./operators.ts";
 import { restockHandlers } from "./restock.ts";
+import { settingsHandlers, settingsHooks } from "./settings.ts";
 
 export const machines = defineArea({
   name: "machines",
+  hooks: {
+    ...settingsHooks,
+    ...operatorHooks,
+  },
   handlers: {
     ...bindingHandlers,
     ...restockHandlers,
+    ...settingsHandlers,
+    ...operatorHandlers,
 
     /** The device list (its paging, sort and filters) with each device's takings. */
     "machine-statistics": ({ ctx, list }) => listRecords(ctx, modelOf("machine"), list, false),

@@ -1,0 +1,162 @@
+// A device's settings (SPEC §7): cups, bake time, towels, the screen's background, ads, and what the console
+// reads to offer a device its SIM number, plans, plugins and pages. Each setting applies to the device kinds
+// that have it (KINDS); any other kind is refused with 409 naming the kinds it applies to. The setting
+// fields are read-only in machine.json, so these calls are the only way to change them.
+import type { Queryable } from "../../db/db.ts";
+import { q } from "../../db/migrate.ts";
+import { audit, derive, toApi } from "../../entities/engine.ts";
+import { scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
+import type { EntityHooks } from "../../entities/domain.ts";
+import { modelOf } from "../../entities/model.ts";
+import * as repo from "../../entities/repository.ts";
+import type { Row } from "../../entities/repository.ts";
+import { HttpError, notFound } from "../../http/errors.ts";
+import { translate } from "../../http/i18n.ts";
+import type { Handlers } from "../area.ts";
+
+type Kind = "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";
+
+/** Which device kinds each setting applies to. */
+export const KINDS = {
+  cups: ["vending"],
+  bakeTime: ["dryer"],
+  towel: ["car_wash", "dryer"],
+  /** Devices with a screen: every kind but the charging cable's box. */
+  screen: ["vending", "charging_pile", "dryer", "car_wash"],
+} satisfies Record<string, Kind[]>;
+
+/** The plan entity a device of each kind runs (machine.<entity>_id). */
+export const PLAN_OF_KIND: Record<Kind, string> = {
+  vending: "channel_plan",
+  charging_cable: "charge_plan",
+  charging_pile: "charge_pile_plan",
+  dryer: "dryer_plan",
+  car_wash: "car_wash_plan",
+};
+
+const machineModel = () => modelOf("machine");
+
+/** The device in the caller's scope (404 otherwise), of one of the kinds (409 otherwise). */
+export async function deviceOfKind(ctx: Ctx, tx: Queryable, id: number, kinds?: readonly string[]): Promise<Row> {
+  const row = await repo.findById(tx, machineModel(), scopeOf(ctx.principal), id);
+  if (!row) throw notFound();
+  if (kinds && !kinds.includes(row.kind as string)) throw wrongKind(ctx, kinds);
+  return row;
+}
+
+export function wrongKind(ctx: Ctx, kinds: readonly string[]): HttpError {
+  const names = kinds.map((k) => translate(ctx.lng, `machine:enum.kind.${k}`)).join(", ");
+  return new HttpError(409, "machineKind", { kinds: names });
+}
+
+/** Writes the setting's columns on the device (kind checked first), audited under the call's name, and answers the device. */
+async function setOnDevice(ctx: Ctx, id: number, kinds: readonly string[], action: string, values: Row) {
+  const tx = sqlOf(ctx);
+  const before = await deviceOfKind(ctx, tx, id, kinds);
+  // The same values again change nothing and record nothing.
+  if (Object.entries(values).every(([f, v]) => (before[f] ?? null) === v)) {
+    await derive(ctx, machineModel(), [before]);
+    return toApi(machineModel(), before);
+  }
+  const row = await repo.updateAt(tx, machineModel(), scopeOf(ctx.principal), id, undefined, values);
+  if (!row) throw notFound();
+  await audit(
+    tx,
+    ctx,
+    "machine",
+    id,
+    action,
+    Object.fromEntries(Object.keys(values).map((f) => [f, [before[f] ?? null, values[f]]])),
+  );
+  await derive(ctx, machineModel(), [row]);
+  return toApi(machineModel(), row);
+}
+
+export const settingsHandlers: Handlers = {
+  "machine-cup-set": ({ ctx, input }) =>
+    setOnDevice(ctx, input.id, KINDS.cups, "machine-cup-set", { maxnumber: input.maxnumber }),
+
+  "machine-baketime-set": ({ ctx, input }) =>
+    setOnDevice(ctx, input.id, KINDS.bakeTime, "machine-baketime-set", { bake_time: input.bake_time }),
+
+  "machine-towel-set": ({ ctx, input }) =>
+    setOnDevice(ctx, input.id, KINDS.towel, "machine-towel-set", {
+      towel_mode: input.towel_mode,
+      towel_price: input.towel_mode === "paid" ? input.towel_price : null,
+    }),
+
+  "machine-bg-set": ({ ctx, input }) =>
+    setOnDevice(ctx, input.id, KINDS.screen, "machine-bg-set", { bg_image: input.bg_image }),
+
+  "machine-iccid": async ({ ctx, input }) => {
+    const row = await deviceOfKind(ctx, sqlOf(ctx), input.id);
+    // Only a device on the mobile network carries a SIM card.
+    if (row.network_type !== "4g") throw new HttpError(409, "machineNoSim");
+    return { id: row.id, mac_name: row.mac_name, iccid: row.iccid ?? null };
+  },
+
+  "machine-application-plan": async ({ ctx, input }) => {
+    const row = await deviceOfKind(ctx, sqlOf(ctx), input.id);
+    const kind = row.kind as Kind;
+    const entity = PLAN_OF_KIND[kind];
+    const list = await repo.options(sqlOf(ctx), modelOf(entity), scopeOf(ctx.principal));
+    return { kind, entity, list };
+  },
+
+  "get-open-plugins": async ({ ctx, input }) => {
+    const db = sqlOf(ctx);
+    // The device's owner (the engine has checked the device is in the caller's scope), or the caller.
+    let owner = { id: ctx.principal.agentId, path: ctx.principal.agentPath };
+    if (input.machine_id !== undefined) {
+      const device = await deviceOfKind(ctx, db, input.machine_id);
+      owner = { id: Number(device.agent_id), path: device.agent_path as string };
+    }
+    const { rows: plugins } = await db.query<Row>(
+      `select id, code, name from ${q("plugin")} where status = 1 order by sort, id limit 200`,
+    );
+    const setting = await repo.singleton(db, modelOf("plugin_setting"), owner.path);
+    return {
+      agent_id: owner.id,
+      plugins: plugins.map((p) => ({ ...p, id: Number(p.id) })),
+      setting: setting
+        ? {
+            daily_max_amount: Number(setting.daily_max_amount),
+            per_order_amount: Number(setting.per_order_amount),
+            application_ids: (setting.application_ids as number[] | null) ?? [],
+          }
+        : null,
+    };
+  },
+
+  "renovation-all-my": async ({ ctx, input }) => {
+    const db = sqlOf(ctx);
+    const conditions = [`deleted_at is null`, `agent_id = $1`];
+    if (input.machine_id !== undefined) {
+      const device = await deviceOfKind(ctx, db, input.machine_id);
+      // A sales page names a channel plan, a charging page a charging plan; other kinds take any page.
+      if (device.kind === "vending") conditions.push(`channel_plan_id is not null`);
+      if (device.kind === "charging_cable" || device.kind === "charging_pile")
+        conditions.push(`charge_plan_id is not null`);
+    }
+    const { rows } = await db.query<Row>(
+      `select id, name as title from ${q("page")} where ${conditions.join(" and ")} order by name, id limit 500`,
+      [ctx.principal.agentId],
+    );
+    return rows.map((r) => ({ id: Number(r.id), title: r.title }));
+  },
+};
+
+/**
+ * Ads (machine_ad, put with machine-put-ad) go only on devices with a screen, and belong to the device's
+ * owner: an ad the platform puts on an agent's device is that agent's to see and remove.
+ */
+export const settingsHooks: Record<string, EntityHooks> = {
+  machine_ad: {
+    async beforeWrite(ctx, tx, values, existing) {
+      if (existing) return;
+      const device = await deviceOfKind(ctx, tx, values.machine_id as number, KINDS.screen);
+      values.agent_id = device.agent_id;
+      values.agent_path = device.agent_path;
+    },
+  },
+};
