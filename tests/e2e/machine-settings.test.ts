@@ -22,8 +22,8 @@ beforeAll(async () => {
   c = await startConsole();
   // A device and an operator of agent_a's of their own, so no demo binding shares the device.
   const { rows: devices } = await c.db.query<{ id: number; mac_name: string }>(
-    `insert into machine (mac_name, mac_id, kind, protocol_id, model_id, spec_id, network_type, mode, status, maxnumber, agent_id, agent_path)
-     select 'E2E-CUPS-1', 'E2ECUPS00001', kind, protocol_id, model_id, spec_id, network_type, 'normal', 'online', 120, agent_id, agent_path
+    `insert into machine (mac_name, mac_id, kind, protocol_id, model_id, spec_id, network_type, mode, last_report_at, maxnumber, agent_id, agent_path)
+     select 'E2E-CUPS-1', 'E2ECUPS00001', kind, protocol_id, model_id, spec_id, network_type, 'normal', now(), 120, agent_id, agent_path
        from machine where kind = 'vending' and agent_id = (select id from agent where account = 'agent_a') limit 1
      returning id, mac_name`,
   );
@@ -35,8 +35,8 @@ beforeAll(async () => {
   );
   operator = { id: Number(operators[0].id), nickname: operators[0].nickname };
   const { rows: washes } = await c.db.query<{ id: number }>(
-    `insert into machine (mac_name, mac_id, kind, protocol_id, model_id, spec_id, network_type, mode, status, agent_id, agent_path)
-     select 'E2E-WASH-1', 'E2EWASH00001', 'car_wash', protocol_id, model_id, spec_id, network_type, 'normal', 'online', agent_id, agent_path
+    `insert into machine (mac_name, mac_id, kind, protocol_id, model_id, spec_id, network_type, mode, last_report_at, agent_id, agent_path)
+     select 'E2E-WASH-1', 'E2EWASH00001', 'car_wash', protocol_id, model_id, spec_id, network_type, 'normal', now(), agent_id, agent_path
        from machine where id = $1 returning id`,
     [machine.id],
   );
