@@ -5,6 +5,10 @@ import dataWithdrawApply from "../../schemas/operations/data-withdraw-apply.json
 import goodsDown from "../../schemas/operations/goods-down.json" with { type: "json" };
 import login from "../../schemas/operations/login.json" with { type: "json" };
 import logout from "../../schemas/operations/logout.json" with { type: "json" };
+import machineImportCheck from "../../schemas/operations/machine-import-check.json" with { type: "json" };
+import machineImportConfirm from "../../schemas/operations/machine-import-confirm.json" with { type: "json" };
+import machineImportTemplate from "../../schemas/operations/machine-import-template.json" with { type: "json" };
+import machineQrcode from "../../schemas/operations/machine-qrcode.json" with { type: "json" };
 import machineStatistics from "../../schemas/operations/machine-statistics.json" with { type: "json" };
 import manageProfitPage from "../../schemas/operations/manage-profit-page.json" with { type: "json" };
 import manageProfitSave from "../../schemas/operations/manage-profit-save.json" with { type: "json" };
@@ -41,6 +45,10 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "goods-down": goodsDown as unknown as JsonSchemaOperation,
   login: login as unknown as JsonSchemaOperation,
   logout: logout as unknown as JsonSchemaOperation,
+  "machine-import-check": machineImportCheck as unknown as JsonSchemaOperation,
+  "machine-import-confirm": machineImportConfirm as unknown as JsonSchemaOperation,
+  "machine-import-template": machineImportTemplate as unknown as JsonSchemaOperation,
+  "machine-qrcode": machineQrcode as unknown as JsonSchemaOperation,
   "machine-statistics": machineStatistics as unknown as JsonSchemaOperation,
   "manage-profit-page": manageProfitPage as unknown as JsonSchemaOperation,
   "manage-profit-save": manageProfitSave as unknown as JsonSchemaOperation,
@@ -77,6 +85,10 @@ export type OperationCall =
   | "goods-down"
   | "login"
   | "logout"
+  | "machine-import-check"
+  | "machine-import-confirm"
+  | "machine-import-template"
+  | "machine-qrcode"
   | "machine-statistics"
   | "manage-profit-page"
   | "manage-profit-save"

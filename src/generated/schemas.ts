@@ -350,6 +350,8 @@ export const permissionKeys = [
   "withdrawal.confirm",
   "withdrawal.refuse",
   "withdrawal.apply",
+  "machine.import",
+  "machine.qrcode",
   "profit_setting.save",
   "order.check",
   "delivery_order.review",

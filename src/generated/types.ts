@@ -849,6 +849,25 @@ export interface LoginInput {
  */
 export interface LogoutInput {}
 /**
+ * Checks an uploaded device import file (XLSX, one multipart part named file) and answers every problem by row and column in the caller's language: a missing value, a bad format, a duplicate within the file or against live devices, an unknown model, spec, protocol or outlet (outlets in the caller's scope). Writes nothing.
+ */
+export interface MachineImportCheckInput {}
+/**
+ * Imports an uploaded device file (XLSX, multipart) after the same checks: every row or none, in one transaction. Rows naming a device that already exists with the same values are skipped, so the same file confirmed twice creates its devices once.
+ */
+export interface MachineImportConfirmInput {}
+/**
+ * The device import template: an XLSX workbook with the columns (device code, hardware id, kind, model, spec, protocol, outlet, room, expiry date, remark; related records by name), a sample row and a sheet of notes, in the caller's language.
+ */
+export interface MachineImportTemplateInput {}
+/**
+ * The scan QR code of devices: a PNG (or an SVG, format=svg) for one device, a ZIP of one file per device (named by its device code) for several. The code holds the device's scan address, the system setting's full domain + /scan?mac=<device code>. Devices outside the caller's scope are a 404.
+ */
+export interface MachineQrcodeInput {
+  id: number[];
+  format?: "png" | "svg";
+}
+/**
  * The device list (its paging, sort and filters) with each device's takings from its orders: today, the last 7 and 30 days, and in all.
  */
 export interface MachineStatisticsInput {}
@@ -1030,6 +1049,10 @@ export interface OperationInputs {
   "goods-down": GoodsDownInput;
   login: LoginInput;
   logout: LogoutInput;
+  "machine-import-check": MachineImportCheckInput;
+  "machine-import-confirm": MachineImportConfirmInput;
+  "machine-import-template": MachineImportTemplateInput;
+  "machine-qrcode": MachineQrcodeInput;
   "machine-statistics": MachineStatisticsInput;
   "manage-profit-page": ManageProfitPageInput;
   "manage-profit-save": ManageProfitSaveInput;

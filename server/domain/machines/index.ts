@@ -6,6 +6,8 @@ import { sqlOf } from "../../entities/context.ts";
 import { listRecords } from "../../entities/engine.ts";
 import { modelOf } from "../../entities/model.ts";
 import { defineArea } from "../area.ts";
+import { importHandlers } from "./import.ts";
+import { qrcodeHandlers } from "./qrcode.ts";
 
 const TAKING = `pay_status in ('paid', 'refund_requested', 'partial_refund')`;
 const NET = `money - coalesce(refund_money, 0)`;
@@ -13,6 +15,8 @@ const NET = `money - coalesce(refund_money, 0)`;
 export const machines = defineArea({
   name: "machines",
   handlers: {
+    ...importHandlers,
+    ...qrcodeHandlers,
     "machine-statistics": async ({ ctx, list }) => {
       const page = await listRecords(ctx, modelOf("machine"), list, false);
       const ids = page.list.map((m) => m.id as number);
