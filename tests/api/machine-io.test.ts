@@ -112,6 +112,7 @@ describe("machine-qrcode", () => {
     const png = await file("agent_a", `/merchant/machine-qrcode?id=${device.id as number}`);
     expect(png.status).toBe(200);
     expect(png.headers["content-type"]).toBe("image/png");
+    expect(png.headers["cache-control"]).toBe("no-store");
     expect(png.headers["content-disposition"]).toBe('attachment; filename="QR-ONE.png"');
     expect(png.body.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 
@@ -461,6 +462,7 @@ describe("exports", () => {
     await fx.insertRecord("machine", "agent_b", { mac_name: "@EXP-B", mac_id: "EXPHW00003" });
     const reply = await file("agent_a", "/merchant/machine-export?mac_name_like=EXP");
     expect(reply.status).toBe(200);
+    expect(reply.headers["cache-control"]).toBe("no-store");
     expect(reply.headers["content-type"]).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
     expect(String(reply.headers["content-disposition"])).toMatch(
       /^attachment; filename="machine-\d{4}-\d{2}-\d{2}\.xlsx"; filename\*=UTF-8''Device-\d{4}-\d{2}-\d{2}\.xlsx$/,
