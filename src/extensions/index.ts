@@ -14,6 +14,7 @@ export interface ExtensionProps {
 
 export const extensions: Partial<Record<ExtensionName, ComponentType<ExtensionProps>>> = {
   dashboard: lazyScreen(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard)),
+  "machine-import": lazyScreen(() => import("./machine-import/machine-import.tsx").then((m) => m.MachineImport)),
 };
 
 /**
