@@ -94,6 +94,7 @@ export function MachineImport() {
       <Steps
         className="machine-import-steps"
         current={STEP_INDEX[stage.step]}
+        status={stage.step === "done" ? "finish" : undefined}
         size="small"
         items={[
           { title: t("wizard.steps.template") },
