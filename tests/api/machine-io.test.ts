@@ -424,6 +424,11 @@ describe("machine-import-check and -confirm", () => {
     expect(text.body.data).toEqual({
       errors: [{ field: "file", keyword: "notXlsx", message: "The file is not an Excel workbook (.xlsx)" }],
     });
+    const big = await upload("agent_a", "machine-import-check", Buffer.alloc(10 * 1024 * 1024 + 1, 1));
+    expect(big.status).toBe(400);
+    expect(big.body.data).toEqual({
+      errors: [{ field: "file", keyword: "tooLarge", message: "The file is larger than 10 MB" }],
+    });
     const empty = await upload("agent_a", "machine-import-check", await xlsx([]));
     expect(empty.status).toBe(400);
     expect(empty.body.message).toBe("Please correct the highlighted fields");

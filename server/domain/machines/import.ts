@@ -21,8 +21,11 @@ import { LANGUAGES, translate, type Language } from "../../http/i18n.ts";
 import * as engine from "../../entities/engine.ts";
 import type { Handlers } from "../area.ts";
 
-/** The most rows one file may hold, and the most problems an answer lists (all are counted). */
-export const IMPORT_LIMITS = { rows: 10_000, problems: 1_000 };
+/**
+ * The most rows one file may hold, the most problems an answer lists (all are counted), and the largest
+ * file taken (a 10,000-row file is about 400 KB).
+ */
+export const IMPORT_LIMITS = { rows: 10_000, problems: 1_000, bytes: 10 * 1024 * 1024 };
 
 const NS = "machine_import";
 
@@ -156,14 +159,15 @@ async function readFile(request: FastifyRequest, lng: Language): Promise<Buffer>
   if (!request.isMultipart()) throw fileError(lng, "missing");
   let data: Buffer | undefined;
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts({ limits: { fileSize: IMPORT_LIMITS.bytes } })) {
       if (part.type !== "file") continue;
       if (part.fieldname === "file") data = await part.toBuffer();
       else part.file.resume();
     }
   } catch (error) {
     const { RequestFileTooLargeError } = request.server.multipartErrors;
-    if (error instanceof RequestFileTooLargeError) throw fileError(lng, "tooLarge");
+    if (error instanceof RequestFileTooLargeError)
+      throw fileError(lng, "tooLarge", { limit: `${IMPORT_LIMITS.bytes / 1024 / 1024} MB` });
     throw fileError(lng, "broken");
   }
   if (!data?.length) throw fileError(lng, "missing");
