@@ -103,9 +103,20 @@ async function* rowsOf(ctx: Ctx, model: EntityModel, query: ListQuery): AsyncGen
   }
 }
 
-/** Waits until the stream wants more, so a slow client holds one page, not the whole export. */
-const drained = (stream: PassThrough) =>
-  stream.writableNeedDrain ? new Promise<void>((resolve) => stream.once("drain", resolve)) : Promise.resolve();
+/**
+ * Waits until the stream wants more, so a slow client holds one page, not the whole export; a client
+ * that went away ends the export (no more pages are read).
+ */
+function drained(stream: PassThrough): Promise<void> {
+  if (stream.destroyed) return Promise.reject(new Error("export: the download was closed"));
+  if (!stream.writableNeedDrain) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const onDrain = () => (stream.off("close", onClose), resolve());
+    const onClose = () => (stream.off("drain", onDrain), reject(new Error("export: the download was closed")));
+    stream.once("drain", onDrain);
+    stream.once("close", onClose);
+  });
+}
 
 type Pages = AsyncIterable<Row[]>;
 

@@ -306,8 +306,13 @@ export async function singleton(db: Queryable, model: EntityModel, key: string):
 /**
  * The rows after `after` in the list's order (its sort keys, then id), `limit` of them: keyset paging,
  * so reading every page of a long list (an export) costs each page, not the rows before it. NULLs sort
- * as PostgreSQL sorts them (last ascending, first descending).
+ * as PostgreSQL sorts them (last ascending, first descending). Each row carries its keys as the
+ * database's own text (KEYSET_FIELD0, ...), and `after` is compared by those: a timestamp read into
+ * JavaScript keeps milliseconds only, and rows sharing a time to the microsecond would be skipped.
  */
+/** The prefix of the key columns listAfter adds to each row. */
+export const KEYSET_FIELD = "__keyset_";
+
 export async function listAfter(
   db: Queryable,
   model: EntityModel,
@@ -326,7 +331,7 @@ export async function listAfter(
     const beyond = (i: number): string => {
       const { field, order } = used[i];
       const column = q(field);
-      const value = after[field];
+      const value = after[`${KEYSET_FIELD}${i}`];
       const isNull = value === null || value === undefined;
       const strictly = isNull
         ? order === "asc"
@@ -342,8 +347,9 @@ export async function listAfter(
     conditions.push(beyond(0));
   }
   const order = `order by ${used.map((k) => `${q(k.field)} ${k.order}`).join(", ")}`;
+  const keyColumns = used.map((k, i) => `${q(k.field)}::text as ${q(`${KEYSET_FIELD}${i}`)}`).join(", ");
   const { rows } = await db.query<Row>(
-    `select * from ${q(model.table)}${where(conditions)} ${order} limit ${limit}`,
+    `select *, ${keyColumns} from ${q(model.table)}${where(conditions)} ${order} limit ${limit}`,
     p.values,
   );
   return rows;

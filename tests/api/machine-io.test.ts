@@ -512,10 +512,11 @@ describe("exports", () => {
   it("order-export pages through every row once, in the list's order, money as amounts", async () => {
     const device = await fx.createRecord("machine", "agent_a", { mac_name: "EXP-ORDERS", mac_id: "EXPHW00100" });
     const { id: agentId, path } = await fx.owner("agent_a");
-    // 2,345 orders with one order time (ties broken by id across the 1,000-row pages).
+    // 2,345 orders with one order time, to the microsecond (now() in one statement): ties broken by id
+    // across the 1,000-row pages, the time compared at its full precision (a JavaScript Date has ms only).
     await t.db.query(
       `insert into "order" (order_no, machine_id, order_time, pay_status, money, agent_id, agent_path)
-       select 'EXPO' || lpad(g::text, 6, '0'), $1, '2026-01-02T03:04:05Z', 'paid', g, $2, $3 from generate_series(1, 2345) g`,
+       select 'EXPO' || lpad(g::text, 6, '0'), $1, now(), 'paid', g, $2, $3 from generate_series(1, 2345) g`,
       [device.id, agentId, path],
     );
     await fx.insertRecord("order", "agent_b", { order_no: "EXPO-B", money: 1 });
