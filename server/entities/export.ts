@@ -1,11 +1,10 @@
 // Export calls: the list's filters and the caller's scope, every matching row (up to a limit), the list
-// columns with their headers in the caller's language. An XLSX workbook by default (exceljs's streaming
-// writer), CSV with format=csv (with a BOM so spreadsheet programs read UTF-8: Khmer, Thai, Chinese).
+// columns with their headers in the caller's language. An XLSX workbook by default (xlsx-stream.ts: the
+// sheet deflated into the ZIP as it is written), CSV with format=csv (with a BOM so spreadsheet programs read UTF-8: Khmer, Thai, Chinese).
 // Rows are read a page at a time by keyset and written to the reply as they come, so a long export
 // never sits whole in memory. Money is an amount (minor units / 100, a number shown with two decimals),
 // fractions a percentage; a text cell that a spreadsheet would take for a formula (= + - @, tab, CR)
 // is neutralised with a leading apostrophe, in both formats.
-import ExcelJS from "exceljs";
 import type { FastifyReply } from "fastify";
 import { PassThrough } from "node:stream";
 import type { Ctx } from "./context.ts";
@@ -15,6 +14,7 @@ import type { EntityModel, Field } from "./model.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
 import { translate } from "../http/i18n.ts";
+import { XlsxStream } from "./xlsx-stream.ts";
 
 /** The most rows one export holds, and the rows read per statement. */
 export const EXPORT_LIMIT = 200_000;
@@ -142,25 +142,20 @@ async function writeCsv(ctx: Ctx, model: EntityModel, pages: Pages, out: PassThr
 
 async function writeXlsx(ctx: Ctx, model: EntityModel, pages: Pages, out: PassThrough): Promise<void> {
   const columns = columnsOf(ctx, model);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(translate(ctx.lng, `${model.name}:name`).slice(0, 31), {
-    views: [{ state: "frozen", ySplit: 1 }],
-  });
-  sheet.columns = columns.map((c) => ({
-    header: neutralise(c.header),
-    key: c.name,
-    width: c.kind === "text" ? 20 : 14,
-    style: c.kind === "money" ? { numFmt: "#,##0.00" } : c.kind === "fraction" ? { numFmt: "0.00%" } : {},
-  }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
+  const sheet = new XlsxStream(
+    out,
+    translate(ctx.lng, `${model.name}:name`),
+    columns.map((c) => ({
+      header: neutralise(c.header),
+      width: c.kind === "text" ? 20 : 14,
+      format: c.kind === "money" ? "money" : c.kind === "fraction" ? "percent" : c.kind === "text" ? "text" : "number",
+    })),
+  );
   for await (const rows of pages) {
-    for (const row of rows)
-      sheet.addRow(Object.fromEntries(columns.map((c) => [c.name, valueOf(ctx, model, c, row[c.name])]))).commit();
+    sheet.addRows(rows.map((row) => columns.map((c) => valueOf(ctx, model, c, row[c.name]))));
     await drained(out);
   }
-  sheet.commit();
-  await workbook.commit();
+  sheet.end();
 }
 
 /**
@@ -186,7 +181,10 @@ export async function sendExport(
     yield* pages;
   };
   void write(ctx, model, all(), out).then(
-    () => out.end(),
+    () => {
+      // The XLSX writer ends the stream with its last chunk; CSV here.
+      if (!out.writableEnded) out.end();
+    },
     (error: Error) => out.destroy(error),
   );
   return reply
