@@ -16,9 +16,8 @@ import type { ListQuery, Row } from "./repository.ts";
 import { translate } from "../http/i18n.ts";
 import { XlsxStream } from "./xlsx-stream.ts";
 
-/** The most rows one export holds, and the rows read per statement. */
-export const EXPORT_LIMIT = 200_000;
-export const EXPORT_PAGE = 1_000;
+/** The most rows one export holds, and the rows read per statement (tests lower it to cross pages). */
+export const EXPORT = { limit: 200_000, page: 5_000 };
 
 export type ExportFormat = "xlsx" | "csv";
 
@@ -87,12 +86,12 @@ function valueOf(ctx: Ctx, model: EntityModel, column: ColumnOf, value: unknown)
   return neutralise(text);
 }
 
-/** The matching rows, a page at a time, in the list's order, up to EXPORT_LIMIT. */
+/** The matching rows, a page at a time, in the list's order, up to EXPORT.limit. */
 async function* rowsOf(ctx: Ctx, model: EntityModel, query: ListQuery): AsyncGenerator<Row[]> {
   let after: Row | undefined;
   let written = 0;
-  while (written < EXPORT_LIMIT) {
-    const limit = Math.min(EXPORT_PAGE, EXPORT_LIMIT - written);
+  while (written < EXPORT.limit) {
+    const limit = Math.min(EXPORT.page, EXPORT.limit - written);
     const rows = await repo.listAfter(sqlOf(ctx), model, scopeOf(ctx.principal), query, after, limit);
     if (rows.length === 0) return;
     after = rows[rows.length - 1];

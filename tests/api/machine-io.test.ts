@@ -7,6 +7,7 @@ import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
 import { Fixtures, type Row } from "./fixtures.ts";
+import { EXPORT } from "../../server/entities/export.ts";
 
 let t: TestApp;
 let fx: Fixtures;
@@ -16,6 +17,8 @@ let model: Row, spec: Row, protocol: Row, shopA: Row;
 beforeAll(async () => {
   t = await createTestApp();
   fx = new Fixtures(t);
+  // Pages of 1,000 rows, so that a few thousand rows cross several.
+  EXPORT.page = 1_000;
   model = await fx.createRecord("machine_model", "admin", { name: "IO Model" });
   spec = await fx.createRecord("machine_spec", "admin", { name: "IO Spec" });
   protocol = await fx.createRecord("machine_protocol", "admin", { name: "IO Protocol", code: "IOP" });
