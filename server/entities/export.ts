@@ -17,7 +17,7 @@ import { translate } from "../http/i18n.ts";
 import { XlsxStream } from "./xlsx-stream.ts";
 
 /** The most rows one export holds, and the rows read per statement (tests lower it to cross pages). */
-export const EXPORT = { limit: 200_000, page: 5_000 };
+export const EXPORT = { limit: 200_000, page: 2_000 };
 
 export type ExportFormat = "xlsx" | "csv";
 

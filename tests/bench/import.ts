@@ -112,8 +112,14 @@ async function exportOrders(t: TestApp, count: number, token: string, log: (line
   const port = typeof address === "object" && address ? address.port : 0;
   global.gc?.();
   const before = process.memoryUsage().rss;
+  const heapBefore = process.memoryUsage().heapUsed;
   let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  let heapPeak = heapBefore;
+  const sampler = setInterval(() => {
+    const now = process.memoryUsage();
+    peak = Math.max(peak, now.rss);
+    heapPeak = Math.max(heapPeak, now.heapUsed);
+  }, 50);
   const start = performance.now();
   const response = await fetch(`http://127.0.0.1:${port}/merchant/order-export?order_no_like=BX`, {
     headers: { authorization: `Bearer ${token}`, locale: "en" },
@@ -131,6 +137,10 @@ async function exportOrders(t: TestApp, count: number, token: string, log: (line
     [
       "  server RSS before it, and its peak during it (sampled every 50 ms)",
       `${(before / 1024 / 1024).toFixed(0)} MiB, ${(peak / 1024 / 1024).toFixed(0)} MiB`,
+    ],
+    [
+      "  JavaScript heap in use before it, and its peak during it",
+      `${(heapBefore / 1024 / 1024).toFixed(0)} MiB, ${(heapPeak / 1024 / 1024).toFixed(0)} MiB`,
     ],
   ];
 }
