@@ -225,8 +225,11 @@ function operations(project: Project, schema: EntitySchema): [string, string, Js
     responses: ok("Destroyed", { type: "object", properties: { count: { type: "integer" } } }),
   });
   op("export", "get", {
-    summary: `Export ${e} with the list's filters`,
-    parameters: listParameters(project, schema).slice(2),
+    summary: `Export ${e} with the list's filters: an XLSX workbook, or CSV with format=csv`,
+    parameters: [
+      ...listParameters(project, schema).slice(2),
+      { name: "format", in: "query", schema: { type: "string", enum: ["xlsx", "csv"], default: "xlsx" } },
+    ],
     responses: {
       200: {
         description: "A spreadsheet",

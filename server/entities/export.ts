@@ -1,55 +1,201 @@
-// Export calls: the list's filters, every matching row (up to a limit), the list columns, as CSV with
-// a BOM so spreadsheet programs read UTF-8 (Khmer, Thai, Chinese) correctly.
+// Export calls: the list's filters and the caller's scope, every matching row (up to a limit), the list
+// columns with their headers in the caller's language. An XLSX workbook by default (xlsx-stream.ts: the
+// sheet deflated into the ZIP as it is written), CSV with format=csv (with a BOM so spreadsheet programs read UTF-8: Khmer, Thai, Chinese).
+// Rows are read a page at a time by keyset and written to the reply as they come, so a long export
+// never sits whole in memory. Money is an amount (minor units / 100, a number shown with two decimals),
+// fractions a percentage; a text cell that a spreadsheet would take for a formula (= + - @, tab, CR)
+// is neutralised with a leading apostrophe, in both formats.
+import type { FastifyReply } from "fastify";
+import { PassThrough } from "node:stream";
 import type { Ctx } from "./context.ts";
 import { scopeOf, sqlOf } from "./context.ts";
 import { derive } from "./engine.ts";
-import type { EntityModel } from "./model.ts";
+import type { EntityModel, Field } from "./model.ts";
 import * as repo from "./repository.ts";
-import type { ListQuery } from "./repository.ts";
+import type { ListQuery, Row } from "./repository.ts";
 import { translate } from "../http/i18n.ts";
+import { XlsxStream } from "./xlsx-stream.ts";
 
-export const EXPORT_LIMIT = 50_000;
+/** The most rows one export holds, and the rows read per statement (tests lower it to cross pages). */
+export const EXPORT = { limit: 200_000, page: 2_000 };
 
-const cell = (value: unknown): string => {
+export type ExportFormat = "xlsx" | "csv";
+
+/** A text a spreadsheet would run as a formula, made plain text. */
+export const neutralise = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+const csvCell = (value: unknown): string => {
   if (value === null || value === undefined) return "";
-  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  const text = typeof value === "string" ? value : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
-export async function exportCsv(ctx: Ctx, model: EntityModel, query: ListQuery): Promise<string> {
-  const columns = [...model.fields.values()]
+interface ColumnOf {
+  name: string;
+  field?: Field;
+  header: string;
+  kind: "id" | "money" | "fraction" | "text" | "number";
+}
+
+function columnsOf(ctx: Ctx, model: EntityModel): ColumnOf[] {
+  const fields = [...model.fields.values()]
     .filter((f) => model.schema.properties[f.name]["x-ui"]?.column && !model.writeOnly.has(f.name))
     .sort(
       (a, b) =>
         (model.schema.properties[a.name]["x-ui"]?.order ?? 0) - (model.schema.properties[b.name]["x-ui"]?.order ?? 0),
     );
-  const header = ["ID", ...columns.map((f) => translate(ctx.lng, `${model.name}:fields.${f.name}.label`))];
-  const lines = [header.map(cell).join(",")];
-  let page = 1;
-  let written = 0;
-  while (written < EXPORT_LIMIT) {
-    const result = await repo.list(sqlOf(ctx), model, scopeOf(ctx.principal), { ...query, page, limit: 1000 });
-    await derive(ctx, model, result.list);
-    for (const row of result.list) {
-      lines.push([row.id, ...columns.map((f) => format(ctx, model, f.name, row[f.name]))].map(cell).join(","));
-    }
-    written += result.list.length;
-    if (result.list.length < 1000) break;
-    page++;
-  }
-  return `\uFEFF${lines.join("\r\n")}\r\n`;
+  return [
+    { name: "id", header: "ID", kind: "id" },
+    ...fields.map((f): ColumnOf => {
+      const kind = f.node["x-money"]
+        ? "money"
+        : f.node["x-fraction"]
+          ? "fraction"
+          : (f.node.type === "integer" || f.node.type === "number") && !f.node.enum
+            ? "number"
+            : "text";
+      return { name: f.name, field: f, header: translate(ctx.lng, `${model.name}:fields.${f.name}.label`), kind };
+    }),
+  ];
 }
 
-function format(ctx: Ctx, model: EntityModel, name: string, value: unknown): unknown {
-  if (value === null || value === undefined) return "";
-  const field = model.fields.get(name)!;
-  if (field.node["x-money"]) return (Number(value) / 100).toFixed(2);
-  if (field.node["x-fraction"]) return `${(Number(value) * 100).toFixed(2)}%`;
-  if (field.node.enum) {
-    const def = model.schema.properties[name].$ref?.startsWith("defs#")
-      ? model.schema.properties[name].$ref!.slice(18)
-      : undefined;
-    return translate(ctx.lng, def ? `defs:enum.${def}.${value}` : `${model.name}:enum.${name}.${value}`);
+/** A cell's value: a number for ids, amounts, fractions and counts; otherwise neutralised text. */
+function valueOf(ctx: Ctx, model: EntityModel, column: ColumnOf, value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  switch (column.kind) {
+    case "id":
+    case "number":
+      return Number(value);
+    case "money":
+      return Math.round(Number(value)) / 100;
+    case "fraction":
+      return Number(value);
   }
-  return value;
+  const field = column.field!;
+  let text: string;
+  if (field.node.enum) {
+    const ref = model.schema.properties[column.name].$ref;
+    const def = ref?.startsWith("defs#") ? ref.slice(18) : undefined;
+    text = translate(
+      ctx.lng,
+      def ? `defs:enum.${def}.${String(value)}` : `${model.name}:enum.${column.name}.${String(value)}`,
+    );
+  } else if (value instanceof Date) text = value.toISOString();
+  else if (typeof value === "object") text = JSON.stringify(value);
+  else text = String(value);
+  return neutralise(text);
+}
+
+/** The matching rows, a page at a time, in the list's order, up to EXPORT.limit. */
+async function* rowsOf(ctx: Ctx, model: EntityModel, query: ListQuery): AsyncGenerator<Row[]> {
+  let after: Row | undefined;
+  let written = 0;
+  while (written < EXPORT.limit) {
+    const limit = Math.min(EXPORT.page, EXPORT.limit - written);
+    const rows = await repo.listAfter(sqlOf(ctx), model, scopeOf(ctx.principal), query, after, limit);
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1];
+    await derive(ctx, model, rows);
+    yield rows;
+    written += rows.length;
+    if (rows.length < limit) return;
+  }
+}
+
+/**
+ * Waits until the stream wants more, so a slow client holds one page, not the whole export; a client
+ * that went away ends the export (no more pages are read).
+ */
+function drained(stream: PassThrough): Promise<void> {
+  if (stream.destroyed) return Promise.reject(new Error("export: the download was closed"));
+  if (!stream.writableNeedDrain) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const onDrain = () => (stream.off("close", onClose), resolve());
+    const onClose = () => (stream.off("drain", onDrain), reject(new Error("export: the download was closed")));
+    stream.once("drain", onDrain);
+    stream.once("close", onClose);
+  });
+}
+
+type Pages = AsyncIterable<Row[]>;
+
+async function writeCsv(ctx: Ctx, model: EntityModel, pages: Pages, out: PassThrough): Promise<void> {
+  const columns = columnsOf(ctx, model);
+  out.write(`\uFEFF${columns.map((c) => csvCell(neutralise(c.header))).join(",")}\r\n`);
+  for await (const rows of pages) {
+    const lines = rows.map(
+      (row) =>
+        columns
+          .map((c) => {
+            const value = valueOf(ctx, model, c, row[c.name]);
+            if (typeof value === "number" && c.kind === "money") return csvCell(value.toFixed(2));
+            if (typeof value === "number" && c.kind === "fraction") return csvCell(`${(value * 100).toFixed(2)}%`);
+            return csvCell(value);
+          })
+          .join(",") + "\r\n",
+    );
+    out.write(lines.join(""));
+    await drained(out);
+  }
+}
+
+async function writeXlsx(ctx: Ctx, model: EntityModel, pages: Pages, out: PassThrough): Promise<void> {
+  const columns = columnsOf(ctx, model);
+  const sheet = new XlsxStream(
+    out,
+    translate(ctx.lng, `${model.name}:name`),
+    columns.map((c) => ({
+      header: neutralise(c.header),
+      width: c.kind === "text" ? 20 : 14,
+      format: c.kind === "money" ? "money" : c.kind === "fraction" ? "percent" : c.kind === "text" ? "text" : "number",
+    })),
+  );
+  for await (const rows of pages) {
+    sheet.addRows(rows.map((row) => columns.map((c) => valueOf(ctx, model, c, row[c.name]))));
+    await drained(out);
+  }
+  sheet.end();
+}
+
+/**
+ * Sends the export as a download, streamed: the reply starts with the first page and ends with the last.
+ * A failure after the headers are sent can only cut the download short (the client sees a broken file).
+ */
+export async function sendExport(
+  ctx: Ctx,
+  model: EntityModel,
+  query: ListQuery,
+  format: ExportFormat,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const date = new Date().toISOString().slice(0, 10);
+  const title = translate(ctx.lng, `${model.name}:name`);
+  const out = new PassThrough();
+  const write = format === "csv" ? writeCsv : writeXlsx;
+  // The first page is read before the reply starts, so a failing statement is still a proper error.
+  const pages = rowsOf(ctx, model, query);
+  const peek = await pages.next();
+  const all = async function* (): AsyncGenerator<Row[]> {
+    if (!peek.done) yield peek.value;
+    yield* pages;
+  };
+  void write(ctx, model, all(), out).then(
+    () => {
+      // The XLSX writer ends the stream with its last chunk; CSV here.
+      if (!out.writableEnded) out.end();
+    },
+    (error: Error) => out.destroy(error),
+  );
+  return reply
+    .header(
+      "content-type",
+      format === "csv"
+        ? "text/csv; charset=utf-8"
+        : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    )
+    .header(
+      "content-disposition",
+      `attachment; filename="${model.name}-${date}.${format}"; filename*=UTF-8''${encodeURIComponent(`${title}-${date}.${format}`)}`,
+    )
+    .send(out);
 }

@@ -318,3 +318,55 @@ export async function destroy(db: Queryable, model: EntityModel, scope: Scope, i
 export async function singleton(db: Queryable, model: EntityModel, key: string): Promise<Row | undefined> {
   return (await db.query<Row>(`select * from ${q(model.table)} where singleton_key = $1`, [key])).rows[0];
 }
+
+/**
+ * The rows after `after` in the list's order (its sort keys, then id), `limit` of them: keyset paging,
+ * so reading every page of a long list (an export) costs each page, not the rows before it. NULLs sort
+ * as PostgreSQL sorts them (last ascending, first descending). Each row carries its keys as the
+ * database's own text (KEYSET_FIELD0, ...), and `after` is compared by those: a timestamp read into
+ * JavaScript keeps milliseconds only, and rows sharing a time to the microsecond would be skipped.
+ */
+/** The prefix of the key columns listAfter adds to each row. */
+export const KEYSET_FIELD = "__keyset_";
+
+export async function listAfter(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  query: ListQuery,
+  after: Row | undefined,
+  limit: number,
+): Promise<Row[]> {
+  const p = new Params();
+  const conditions = [...baseConditions(model, scope, p, false), ...query.where.map((c) => filterCondition(c, p))];
+  const keys = [{ field: query.sort, order: query.order }, ...(query.then ?? [])];
+  if (!keys.some((k) => k.field === "id")) keys.push({ field: "id", order: query.order });
+  const idAt = keys.findIndex((k) => k.field === "id");
+  const used = keys.slice(0, idAt + 1);
+  if (after) {
+    const beyond = (i: number): string => {
+      const { field, order } = used[i];
+      const column = q(field);
+      const value = after[`${KEYSET_FIELD}${i}`];
+      const isNull = value === null || value === undefined;
+      const strictly = isNull
+        ? order === "asc"
+          ? "false"
+          : `${column} is not null`
+        : order === "asc"
+          ? `(${column} > ${p.add(value)} or ${column} is null)`
+          : `${column} < ${p.add(value)}`;
+      if (i === used.length - 1) return strictly;
+      const equal = isNull ? `${column} is null` : `${column} = ${p.add(value)}`;
+      return `(${strictly} or (${equal} and ${beyond(i + 1)}))`;
+    };
+    conditions.push(beyond(0));
+  }
+  const order = `order by ${used.map((k) => `${q(k.field)} ${k.order}`).join(", ")}`;
+  const keyColumns = used.map((k, i) => `${q(k.field)}::text as ${q(`${KEYSET_FIELD}${i}`)}`).join(", ");
+  const { rows } = await db.query<Row>(
+    `select *, ${keyColumns} from ${q(readRelation(model))}${where(conditions)} ${order} limit ${limit}`,
+    p.values,
+  );
+  return rows;
+}

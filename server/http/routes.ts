@@ -14,11 +14,13 @@ import type { Area, Handler } from "../domain/area.ts";
 import { inTransaction, sqlOf, type Ctx } from "../entities/context.ts";
 import * as engine from "../entities/engine.ts";
 import { checkRelations } from "../entities/engine.ts";
-import { exportCsv } from "../entities/export.ts";
+import { sendExport } from "../entities/export.ts";
 import { models, modelOf, type EntityModel } from "../entities/model.ts";
 import { oneId, parseIds, parseListQuery } from "../entities/query.ts";
 import type { ListQuery } from "../entities/repository.ts";
 import { assertValid, operationValidator, type Labelled } from "../entities/validation.ts";
+import { badRequest } from "./errors.ts";
+import { translate } from "./i18n.ts";
 import { ok } from "./envelope.ts";
 
 export type Method = "GET" | "POST" | "DELETE";
@@ -217,18 +219,14 @@ function entityRoute(model: EntityModel, kind: CallKind) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const ctx = request.ctx!;
     if (kind !== "export") return ok(await ENTITY_HANDLERS[kind](ctx, request, model));
-    const file = await exportCsv(
-      ctx,
-      model,
-      parseListQuery(model, { ...queryOf(request), page: "1", limit: "1" }, ctx.lng),
-    );
-    return reply
-      .header("content-type", "text/csv; charset=utf-8")
-      .header(
-        "content-disposition",
-        `attachment; filename="${model.name}-${new Date().toISOString().slice(0, 10)}.csv"`,
-      )
-      .send(file);
+    // format=csv keeps CSV; the default is an XLSX workbook.
+    const { format = "xlsx", ...query } = queryOf(request);
+    if (format !== "xlsx" && format !== "csv")
+      throw badRequest([
+        { field: "format", keyword: "enum", message: translate(ctx.lng, "validation:enum", { field: "format" }) },
+      ]);
+    const list = parseListQuery(model, { ...query, page: "1", limit: "1" }, ctx.lng);
+    return sendExport(ctx, model, list, format, reply);
   };
 }
 

@@ -15,11 +15,14 @@ export class ApiError extends Error {
   readonly statusCode: number;
   /** The server's per-field errors of a 400 (Refine's own `errors` has another shape). */
   readonly fieldErrors: FieldError[];
-  constructor(status: number, message: string, fieldErrors: FieldError[] = []) {
+  /** The envelope's data, when a refusal carries more than field errors (an import's problems). */
+  readonly data: unknown;
+  constructor(status: number, message: string, fieldErrors: FieldError[] = [], data?: unknown) {
     super(message);
     this.name = "ApiError";
     this.statusCode = status;
     this.fieldErrors = fieldErrors;
+    this.data = data;
   }
 }
 
@@ -84,6 +87,7 @@ async function failure(response: Response): Promise<ApiError> {
     response.status,
     envelope?.message ?? i18n.t("common:messages.networkError"),
     envelope?.data?.errors ?? [],
+    envelope?.data,
   );
 }
 
@@ -100,16 +104,78 @@ export async function api<T>(call: string, options: CallOptions = {}): Promise<T
   return envelope.data;
 }
 
-/** Calls an export and saves the file it answers under the server's name. */
-export async function download(call: string, query: Query): Promise<void> {
+/** A file a call answered, with the name the server gives it (its UTF-8 name when it sends one). */
+export interface FileAnswer {
+  blob: Blob;
+  name: string;
+}
+
+/** Calls a GET that answers a file (an export, a QR code, a template). */
+export async function fetchFile(call: string, query: Query = {}): Promise<FileAnswer> {
   const response = await send(call, { query });
   if (!response.ok) throw await failure(response);
   const disposition = response.headers.get("content-disposition") ?? "";
-  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? `${call}.csv`;
-  const url = URL.createObjectURL(await response.blob());
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  const name = utf8 ? decodeURIComponent(utf8) : (/filename="?([^";]+)"?/.exec(disposition)?.[1] ?? call);
+  return { blob: await response.blob(), name };
+}
+
+/** Saves a file in the browser's downloads. */
+export function saveFile({ blob, name }: FileAnswer): void {
+  const url = URL.createObjectURL(blob);
   const link = Object.assign(document.createElement("a"), { href: url, download: name });
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Calls an export and saves the file it answers under the server's name. */
+export async function download(call: string, query: Query): Promise<void> {
+  saveFile(await fetchFile(call, query));
+}
+
+/**
+ * Posts one file (multipart, part "file") to a call and answers the envelope's data, reporting the
+ * upload's progress (0 to 1): XMLHttpRequest, since fetch reports none.
+ */
+export function postFile<T>(
+  call: string,
+  file: Blob,
+  name: string,
+  onProgress?: (fraction: number) => void,
+): Promise<T> {
+  const { Authorization, Locale, Source } = headers() as Record<string, string>;
+  const form = new FormData();
+  form.append("file", file, name);
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", `/merchant/${call}`);
+    for (const [key, value] of Object.entries({ Locale, Source, Authorization }))
+      if (value) request.setRequestHeader(key, value);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress?.(event.loaded / event.total);
+    };
+    request.onerror = () => reject(new ApiError(0, i18n.t("common:messages.networkError")));
+    request.onload = () => {
+      type Envelope = { code?: number; message?: string; data?: { errors?: FieldError[] } };
+      let envelope: Envelope | null;
+      try {
+        envelope = JSON.parse(request.responseText) as Envelope;
+      } catch {
+        envelope = null;
+      }
+      if (request.status === 200 && envelope?.code === 200) resolve(envelope.data as T);
+      else
+        reject(
+          new ApiError(
+            request.status,
+            envelope?.message ?? i18n.t("common:messages.networkError"),
+            envelope?.data?.errors ?? [],
+            envelope?.data,
+          ),
+        );
+    };
+    request.send(form);
+  });
 }
 
 /** Uploads one file for an entity's field (POST /merchant/upload, multipart); answers its url. */

@@ -4,10 +4,11 @@
 // its input schema, with the record's summary above it; every confirmation names the action and the
 // record. Afterwards lists, details, relation titles and histories reload, so the new state shows at once.
 import { Alert, App, Button, Descriptions, Modal, Space } from "antd";
+import { DownloadOutlined } from "@ant-design/icons";
 import i18n from "i18next";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, type ApiError } from "../app/api.ts";
+import { api, fetchFile, saveFile, type ApiError, type FileAnswer } from "../app/api.ts";
 import { allowed } from "../app/providers/access-control.ts";
 import { operationSchemas } from "../generated/operations.ts";
 import type { JsonSchemaOperation } from "../schema/types.ts";
@@ -24,7 +25,9 @@ export type Placement = "row" | "bulk" | "toolbar";
 /** The operations placed on an entity's screens at a placement. */
 export function operationsOf(entity: string, placement: Placement): JsonSchemaOperation[] {
   return Object.values(operationSchemas).filter(
-    (o) => o["x-operation"].entity === entity && o["x-operation"].ui?.placement === placement,
+    (o) =>
+      o["x-operation"].entity === entity &&
+      (o["x-operation"].ui?.placement === placement || (placement === "bulk" && o["x-operation"].ui?.bulk === true)),
   );
 }
 
@@ -92,17 +95,87 @@ const NONE_SELECTED: Record<string, string> = { machine: "messages.noDevice" };
 export const operationLabel = (operation: JsonSchemaOperation): string =>
   i18n.t(`${operationView(operation).base}name`);
 
-export function OperationButton({
-  view,
-  operation,
-  record,
-  ids,
-  size = "small",
-  type = "link",
-  onDone,
-  auto,
-  onDismiss,
-}: Props) {
+/** An operation's button: one answering a file fetches it (an image is shown, anything else saved). */
+export function OperationButton(props: Props) {
+  return props.operation["x-operation"].answer === "file" ? <FileButton {...props} /> : <InputButton {...props} />;
+}
+
+/**
+ * A GET answering a file for the record or the selected records (a device's QR code, a ZIP of several):
+ * an image opens in a dialog with a download button, any other file is saved at once.
+ */
+function FileButton({ view, operation, record, ids, size = "small", type = "link", auto, onDismiss }: Props) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<{ file: FileAnswer; url: string }>();
+  const base = useMemo(() => operationView(operation).base, [operation]);
+  const action = t(`${base}name`);
+  const run = async () => {
+    setBusy(true);
+    try {
+      const file = await fetchFile(operation.$id, { id: record ? [record.id as number] : ids });
+      if (file.blob.type.startsWith("image/")) setShown({ file, url: URL.createObjectURL(file.blob) });
+      else {
+        saveFile(file);
+        onDismiss?.();
+      }
+    } catch (error) {
+      message.error((error as ApiError).message);
+      onDismiss?.();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const close = () => {
+    if (shown) URL.revokeObjectURL(shown.url);
+    setShown(undefined);
+    onDismiss?.();
+  };
+  const started = useRef(false);
+  useEffect(() => {
+    if (!auto || started.current) return;
+    started.current = true;
+    void run();
+  });
+  const noneSelected = ids !== undefined && ids.length === 0;
+  const onClick = () =>
+    noneSelected
+      ? void message.warning(t(NONE_SELECTED[view.name] ?? "list.noneSelected", { entity: t(`${view.name}:name`) }))
+      : void run();
+  return (
+    <>
+      {!auto && (
+        <Button size={size} type={type} loading={busy} onClick={onClick}>
+          {action}
+        </Button>
+      )}
+      {shown && (
+        <Modal
+          open
+          title={record ? `${action}: ${recordTitle(view, record)}` : action}
+          onCancel={close}
+          destroyOnHidden
+          footer={[
+            <Button key="close" onClick={close}>
+              {t("actions.close")}
+            </Button>,
+            <Button key="download" type="primary" icon={<DownloadOutlined />} onClick={() => saveFile(shown.file)}>
+              {t("actions.download")}
+            </Button>,
+          ]}
+        >
+          <div className="operation-file">
+            <img src={shown.url} alt={shown.file.name} width={256} height={256} />
+            <div>{shown.file.name}</div>
+          </div>
+        </Modal>
+      )}
+    </>
+  );
+}
+
+function InputButton({ view, operation, record, ids, size = "small", type = "link", onDone, auto, onDismiss }: Props) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const refresh = useRefreshAfterAction();

@@ -15,6 +15,7 @@ export interface ExtensionProps {
 export const extensions: Partial<Record<ExtensionName, ComponentType<ExtensionProps>>> = {
   dashboard: lazyScreen(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard)),
   "restock-grid": lazyScreen(() => import("./restock-grid/restock-screen.tsx").then((m) => m.RestockScreen)),
+  "machine-import": lazyScreen(() => import("./machine-import/machine-import.tsx").then((m) => m.MachineImport)),
 };
 
 /**

@@ -16,7 +16,11 @@ import machineBindRoom from "../../schemas/operations/machine-bind-room.json" wi
 import machineBindShop from "../../schemas/operations/machine-bind-shop.json" with { type: "json" };
 import machineCupSet from "../../schemas/operations/machine-cup-set.json" with { type: "json" };
 import machineIccid from "../../schemas/operations/machine-iccid.json" with { type: "json" };
+import machineImportCheck from "../../schemas/operations/machine-import-check.json" with { type: "json" };
+import machineImportConfirm from "../../schemas/operations/machine-import-confirm.json" with { type: "json" };
+import machineImportTemplate from "../../schemas/operations/machine-import-template.json" with { type: "json" };
 import machineInit from "../../schemas/operations/machine-init.json" with { type: "json" };
+import machineQrcode from "../../schemas/operations/machine-qrcode.json" with { type: "json" };
 import machineReplenishmentCheck from "../../schemas/operations/machine-replenishment-check.json" with { type: "json" };
 import machineReplenishmentGoods from "../../schemas/operations/machine-replenishment-goods.json" with { type: "json" };
 import machineStatistics from "../../schemas/operations/machine-statistics.json" with { type: "json" };
@@ -71,7 +75,11 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "machine-bind-shop": machineBindShop as unknown as JsonSchemaOperation,
   "machine-cup-set": machineCupSet as unknown as JsonSchemaOperation,
   "machine-iccid": machineIccid as unknown as JsonSchemaOperation,
+  "machine-import-check": machineImportCheck as unknown as JsonSchemaOperation,
+  "machine-import-confirm": machineImportConfirm as unknown as JsonSchemaOperation,
+  "machine-import-template": machineImportTemplate as unknown as JsonSchemaOperation,
   "machine-init": machineInit as unknown as JsonSchemaOperation,
+  "machine-qrcode": machineQrcode as unknown as JsonSchemaOperation,
   "machine-replenishment-check": machineReplenishmentCheck as unknown as JsonSchemaOperation,
   "machine-replenishment-goods": machineReplenishmentGoods as unknown as JsonSchemaOperation,
   "machine-statistics": machineStatistics as unknown as JsonSchemaOperation,
@@ -126,7 +134,11 @@ export type OperationCall =
   | "machine-bind-shop"
   | "machine-cup-set"
   | "machine-iccid"
+  | "machine-import-check"
+  | "machine-import-confirm"
+  | "machine-import-template"
   | "machine-init"
+  | "machine-qrcode"
   | "machine-replenishment-check"
   | "machine-replenishment-goods"
   | "machine-statistics"

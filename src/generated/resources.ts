@@ -2,7 +2,7 @@
 import type { EntityName } from "./types.ts";
 
 export type Screen = "list" | "recycle" | "settings" | "create" | "edit";
-export type ExtensionName = "layout-editor" | "restock-grid" | "payment-certificates" | "dashboard";
+export type ExtensionName = "layout-editor" | "machine-import" | "restock-grid" | "payment-certificates" | "dashboard";
 
 /** A Refine resource definition: one per route of the manifest, identified by the route id. */
 export interface GeneratedResource {
@@ -712,6 +712,7 @@ export const resources: GeneratedResource[] = [
       entity: "machine",
       screen: "create",
       permission: "machine.add",
+      extension: "machine-import",
     },
   },
   {

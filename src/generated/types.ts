@@ -987,10 +987,29 @@ export interface MachineIccidInput {
   id: number;
 }
 /**
+ * Checks an uploaded device import file (XLSX, one multipart part named file) and answers every problem by row and column in the caller's language: a missing value, a bad format, a duplicate within the file or against live devices, an unknown model, spec, protocol or outlet (outlets in the caller's scope). Writes nothing.
+ */
+export interface MachineImportCheckInput {}
+/**
+ * Imports an uploaded device file (XLSX, multipart) after the same checks: every row or none, in one transaction. Rows naming a device that already exists with the same values are skipped, so the same file confirmed twice creates its devices once.
+ */
+export interface MachineImportConfirmInput {}
+/**
+ * The device import template: an XLSX workbook with the columns (device code, hardware id, kind, model, spec, protocol, outlet, room, expiry date, remark; related records by name), a sample row and a sheet of notes, in the caller's language.
+ */
+export interface MachineImportTemplateInput {}
+/**
  * Initialises a device: clears its outlet, plans, room, operator bindings and lanes, so it starts again as new. It stays with its owner and keeps its orders.
  */
 export interface MachineInitInput {
   id: number;
+}
+/**
+ * The scan QR code of devices: a PNG (or an SVG, format=svg) for one device, a ZIP of one file per device (named by its device code) for several. The code holds the device's scan address, the system setting's full domain + /scan?mac=<device code>. Devices outside the caller's scope are a 404.
+ */
+export interface MachineQrcodeInput {
+  id: number[];
+  format?: "png" | "svg";
 }
 /**
  * A device's lanes for restocking: each lane's goods, what is left, its capacity, its free space (what a restock may load) and whether it is at or below the stock alert quantity; with the goods' stock.
@@ -1234,7 +1253,11 @@ export interface OperationInputs {
   "machine-bind-shop": MachineBindShopInput;
   "machine-cup-set": MachineCupSetInput;
   "machine-iccid": MachineIccidInput;
+  "machine-import-check": MachineImportCheckInput;
+  "machine-import-confirm": MachineImportConfirmInput;
+  "machine-import-template": MachineImportTemplateInput;
   "machine-init": MachineInitInput;
+  "machine-qrcode": MachineQrcodeInput;
   "machine-replenishment-check": MachineReplenishmentCheckInput;
   "machine-replenishment-goods": MachineReplenishmentGoodsInput;
   "machine-statistics": MachineStatisticsInput;

@@ -145,6 +145,8 @@ export interface XOperation {
     placement: "row" | "bulk" | "toolbar" | "none";
     /** Row operations: offered only when the record's fields hold one of these values. */
     when?: Record<string, (string | number)[]>;
+    /** Row operations whose id takes a list: also offered on the selected rows. */
+    bulk?: boolean;
     confirm?: boolean;
     danger?: boolean;
     /** Record fields shown above the input (money, state) and passed to the confirmation text. */

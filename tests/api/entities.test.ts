@@ -405,12 +405,14 @@ describe.each(tables)("%s", (name) => {
   }
 
   if (has(model, "export")) {
-    it("exports the records as a CSV attachment", async () => {
+    it("exports the records as a CSV attachment with format=csv", async () => {
       const ids = [(await fx.createRecord(name, "admin")).id, (await fx.createRecord(name, "admin")).id];
-      const reply = await admin.get(urlOf(model, "export"));
+      const reply = await admin.get(`${urlOf(model, "export")}?format=csv`);
       expect(reply.status).toBe(200);
       expect(String(reply.headers["content-type"])).toMatch(/^text\/csv/);
-      expect(String(reply.headers["content-disposition"])).toMatch(/^attachment; filename=".+\.csv"$/);
+      expect(String(reply.headers["content-disposition"])).toMatch(
+        /^attachment; filename="[^"]+\.csv"; filename\*=UTF-8''[^"]+\.csv$/,
+      );
       const lines = reply.raw.split("\r\n");
       for (const id of ids)
         expect(

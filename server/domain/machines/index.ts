@@ -1,5 +1,6 @@
 // Device calls beyond CRUD: binding (binding.ts), restocking (restock.ts), settings (settings.ts),
-// operators' bindings and shares (operators.ts), and the device figures.
+// operators' bindings and shares (operators.ts), QR codes (qrcode.ts), import (import.ts), and the
+// device figures.
 // A device's takings, status and stock state are its live view's (server/db/live.ts): one definition
 // for the list, the detail, machine-statistics, statistics-machine and the home screen.
 import { businessDay } from "../../db/rollups.ts";
@@ -8,7 +9,9 @@ import { detail, listRecords } from "../../entities/engine.ts";
 import { modelOf } from "../../entities/model.ts";
 import { defineArea } from "../area.ts";
 import { bindingHandlers } from "./binding.ts";
+import { importHandlers } from "./import.ts";
 import { operatorHandlers, operatorHooks } from "./operators.ts";
+import { qrcodeHandlers } from "./qrcode.ts";
 import { restockHandlers } from "./restock.ts";
 import { settingsHandlers, settingsHooks } from "./settings.ts";
 
@@ -23,6 +26,8 @@ export const machines = defineArea({
     ...restockHandlers,
     ...settingsHandlers,
     ...operatorHandlers,
+    ...importHandlers,
+    ...qrcodeHandlers,
 
     /** The device list (its paging, sort and filters) with each device's takings. */
     "machine-statistics": ({ ctx, list }) => listRecords(ctx, modelOf("machine"), list, false),

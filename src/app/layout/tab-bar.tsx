@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { saveTabs, storedTabs, type StoredTab } from "../session.ts";
 import { routeOf } from "../routes.ts";
+import { extensions } from "../../extensions/index.ts";
 
 const HOME = "/";
 
@@ -15,7 +16,11 @@ export function tabFor(pathname: string, search: string): StoredTab | undefined 
   return {
     path: pathname + search,
     route: route.routeId,
-    action: route.action === "list" ? undefined : route.action,
+    // A hand-written screen (the device import at /machine/import) is its menu entry, not an "Add" form.
+    action:
+      route.action === "list" || (route.resource.meta.extension && extensions[route.resource.meta.extension])
+        ? undefined
+        : route.action,
     id: route.id,
   };
 }

@@ -1,0 +1,211 @@
+// Devices in and out, as the admin works them in Chromium: the import wizard (the template downloaded,
+// a file with a bad row shows its problem by row and column and imports nothing, the corrected file
+// imports every row), screenshots of the wizard's problems in the five languages, and a device's QR
+// code shown and downloaded from the device list, a ZIP for the selected devices.
+import ExcelJS from "exceljs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console, type Tab } from "./harness.ts";
+
+const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
+const wizard = (lng: string) => locale(lng, "machine_import").wizard;
+const machine = locale("en", "machine");
+
+let c: Console;
+let tab: Tab;
+/** Names of records the demo data holds, for the files. */
+let names: { model: string; spec: string; protocol: string; shop: string };
+
+beforeAll(async () => {
+  c = await startConsole();
+  tab = await openPage(c);
+  await signIn(c, tab.page, "admin");
+  const first = async (table: string) =>
+    (await c.db.query<{ name: string }>(`select name from ${table} order by id limit 1`)).rows[0].name;
+  names = {
+    model: await first("machine_model"),
+    spec: await first("machine_spec"),
+    protocol: await first("machine_protocol"),
+    shop: (
+      await c.db.query<{ name: string }>(
+        `select name from shop where deleted_at is null and name not in (select name from shop where deleted_at is null group by name having count(*) > 1) order by id limit 1`,
+      )
+    ).rows[0].name,
+  };
+});
+
+afterAll(async () => {
+  await tab?.context.close();
+  await c?.close();
+});
+
+async function xlsx(rows: (string | null)[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("Devices");
+  sheet.addRow([
+    "Device code",
+    "Hardware ID",
+    "Device type",
+    "Model",
+    "Spec",
+    "Protocol",
+    "Outlet",
+    "Room",
+    "Expiry date",
+    "Remark",
+  ]);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+const row = (code: string, hw: string | null) => [
+  code,
+  hw,
+  "Vending machine",
+  names.model,
+  names.spec,
+  names.protocol,
+  names.shop,
+  "B1",
+  "2027-12-31",
+  null,
+];
+
+const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+async function count(prefix: string): Promise<number> {
+  const { rows } = await c.db.query<{ n: number }>(
+    `select count(*)::int as n from machine where mac_name like $1 and deleted_at is null`,
+    [`${prefix}%`],
+  );
+  return rows[0].n;
+}
+
+describe("the device import wizard", () => {
+  it("downloads the template, shows a bad row's problem, then imports the corrected file", async () => {
+    const { page, errors } = tab;
+    const en = wizard("en");
+    await page.goto(`${c.url}/machine/import`);
+    await page.locator(".machine-import").waitFor();
+    expect(await page.locator(".machine-import .ant-card-head-title").textContent()).toBe(en.title);
+    // A hand-written screen is named by its menu entry in the tab bar, not as an "Add" form.
+    expect(await page.locator(".ant-tabs-tab-active").textContent()).toBe(locale("en", "menu").routes.machine_import);
+    await page.screenshot({ path: join(SHOTS, "machine-import-upload-en.png") });
+
+    const [template] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: en.downloadTemplate }).click(),
+    ]);
+    expect(template.suggestedFilename()).toBe("Device import template.xlsx");
+
+    const bad = await xlsx([row("E2E-IMP-1", "E2EHW00001"), row("E2E-IMP-2", null)]);
+    await page
+      .locator(".machine-import input[type=file]")
+      .setInputFiles({ name: "bad.xlsx", mimeType: XLSX, buffer: bad });
+    const problems = page.locator(".machine-import-problems .ant-table-tbody tr.ant-table-row");
+    await problems.first().waitFor();
+    expect(await problems.count()).toBe(1);
+    expect(await problems.first().locator("td").allTextContents()).toEqual([
+      "3",
+      machine.fields.mac_id.label,
+      `${machine.fields.mac_id.label} is required`,
+    ]);
+    await page.screenshot({ path: join(SHOTS, "machine-import-problems-en.png") });
+    expect(await count("E2E-IMP-")).toBe(0);
+
+    await page.getByRole("button", { name: en.fixAndRetry }).click();
+    const good = await xlsx([row("E2E-IMP-1", "E2EHW00001"), row("E2E-IMP-2", "E2EHW00002")]);
+    await page
+      .locator(".machine-import input[type=file]")
+      .setInputFiles({ name: "good.xlsx", mimeType: XLSX, buffer: good });
+    const confirm = page.getByRole("button", { name: en.confirm.replace("{{count}}", "2") });
+    await confirm.waitFor();
+    await page.screenshot({ path: join(SHOTS, "machine-import-ready-en.png") });
+    await confirm.click();
+    await page.getByText(en.doneTitle.replace("{{count}}", "2")).waitFor();
+    await page.screenshot({ path: join(SHOTS, "machine-import-done-en.png") });
+    expect(await count("E2E-IMP-")).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it.each(["zh", "km", "th", "tw"])("speaks %s (screenshot kept)", async (lng) => {
+    const other = await openPage(c, { lang: lng });
+    try {
+      await signIn(c, other.page, "admin");
+      await other.page.goto(`${c.url}/machine/import`);
+      await other.page.locator(".machine-import").waitFor();
+      expect(await other.page.locator(".machine-import .ant-card-head-title").textContent()).toBe(wizard(lng).title);
+      const bad = await xlsx([row(`E2E-${lng}-1`, null)]);
+      await other.page
+        .locator(".machine-import input[type=file]")
+        .setInputFiles({ name: "bad.xlsx", mimeType: XLSX, buffer: bad });
+      const problem = other.page.locator(".machine-import-problems .ant-table-tbody tr.ant-table-row").first();
+      await problem.waitFor();
+      const label = locale(lng, "machine").fields.mac_id.label as string;
+      expect(await problem.locator("td").nth(1).textContent()).toBe(label);
+      await other.page.screenshot({ path: join(SHOTS, `machine-import-problems-${lng}.png`) });
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+});
+
+describe("QR codes", () => {
+  it("shows a device's QR code with a download, and downloads a ZIP for the selected devices", async () => {
+    const { page, errors } = tab;
+    const name = locale("en", "machine").operations["machine-qrcode"].name as string;
+    await page.goto(`${c.url}/machine/list`);
+    const rows = tableRows(page);
+    await rows.nth(1).waitFor();
+    // The selection box, the id, then the device code.
+    const code = (await rows.first().locator("td").nth(2).textContent())!.trim();
+    await rows.first().getByRole("button", { name }).click();
+    const image = page.locator(".ant-modal .operation-file img");
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(512);
+    expect(await page.locator(".ant-modal-title").textContent()).toBe(`${name}: ${code}`);
+    await page.screenshot({ path: join(SHOTS, "machine-qrcode-en.png") });
+    const [png] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .locator(".ant-modal")
+        .getByRole("button", { name: locale("en", "common").actions.download })
+        .click(),
+    ]);
+    expect(png.suggestedFilename()).toBe(`${code}.png`);
+    await page
+      .locator(".ant-modal-footer")
+      .getByRole("button", { name: locale("en", "common").actions.close })
+      .click();
+    await page.locator(".ant-modal .operation-file").waitFor({ state: "detached" });
+
+    await rows.nth(0).locator(".ant-checkbox-input").check();
+    await rows.nth(1).locator(".ant-checkbox-input").check();
+    const [zip] = await Promise.all([
+      page.waitForEvent("download"),
+      page.locator(".list-toolbar").getByRole("button", { name }).click(),
+    ]);
+    expect(zip.suggestedFilename()).toMatch(/^qrcodes-\d{4}-\d{2}-\d{2}\.zip$/);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("exports", () => {
+  it("the list's export button downloads an XLSX workbook with the list's rows", async () => {
+    const { page, errors } = tab;
+    await page.goto(`${c.url}/machine/list`);
+    await tableRows(page).first().waitFor();
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: locale("en", "common").actions.export }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/^Device-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await file.path())!);
+    const live = await c.db.query<{ n: number }>(`select count(*)::int as n from machine where deleted_at is null`);
+    expect(workbook.worksheets[0].rowCount).toBe(1 + live.rows[0].n);
+    expect(errors).toEqual([]);
+  });
+});
