@@ -188,6 +188,9 @@ describe("statistics-line-machine, statistics-dealt and statistics-manage", () =
     await t.db.query(`update "order" set pay_status = 'refund_requested' where id = $1`, [placed.S1]);
     const a = (await agentA.get<Record<string, number>>("/merchant/statistics-dealt")).body.data;
     expect(a.refund_requests).toBe(1);
+    // The same as the order list filtered to the state.
+    const listed = await agentA.get<{ total: number }>("/merchant/order-list?pay_status=refund_requested");
+    expect(listed.body.data.total).toBe(1);
     expect(a.withdrawals).toBe(0);
     const a1 = (await agentA1.get<Record<string, number>>("/merchant/statistics-dealt")).body.data;
     // agent_a1's role lists orders and devices, not work orders or withdrawals.
