@@ -289,7 +289,7 @@ describe("deleting: oneself, the platform admin, a role in use", () => {
     const sub = await fx.createRecord("agent", "agent_a", { account: "sub_to_delete" });
     const deleted = await agentA.del(`/merchant/manage-delete?id=${sub.id}`);
     expect(deleted.status, deleted.raw).toBe(200);
-    expect(await live(sub.id)).toBe(0);
+    expect(await live(sub.id as number)).toBe(0);
   });
 });
 
