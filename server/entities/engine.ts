@@ -10,6 +10,7 @@ import type { JsonSchemaNode, Transition } from "../../src/schema/types.ts";
 import { inTransaction, scopeOf, requirePermission, sqlOf, type Ctx } from "./context.ts";
 import type { EntityHooks } from "./domain.ts";
 import { modelOf, resolveNode, type EntityModel } from "./model.ts";
+import { refuseInUse } from "./references.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
 import { asId, asVersion } from "./query.ts";
@@ -203,7 +204,9 @@ export async function checkRelations(
     byEntity.set(entity, (byEntity.get(entity) ?? new Set()).add(id));
   }
   const existing = new Map<string, Set<number>>();
-  for (const [entity, ids] of byEntity) existing.set(entity, await repo.existing(tx, modelOf(entity), scope, [...ids]));
+  // Locked (key share) until the write commits: a record cannot be deleted for good under a new reference.
+  for (const [entity, ids] of byEntity)
+    existing.set(entity, await repo.existing(tx, modelOf(entity), scope, [...ids], "key share"));
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const [path, entity, id] of found) {
@@ -382,6 +385,11 @@ export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number
     const { tx } = ctx;
     const scope = scopeOf(ctx.principal);
     await hooksOf(ctx, model.name).beforeBulk?.(ctx, op, unique);
+    // Deleting for good: never a record others still point at (references.ts).
+    if (op === "destroy" || (op === "delete" && !model.recycle)) {
+      await repo.lockRows(tx, model, unique);
+      await refuseInUse(tx, ctx, model, unique);
+    }
     const touched =
       op === "delete"
         ? await repo.remove(tx, model, scope, unique, ctx.principal.id)

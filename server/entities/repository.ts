@@ -159,11 +159,26 @@ export async function findById(
 }
 
 /** Which of the ids name live records in the caller's scope: one statement, whatever their number. */
-export async function existing(db: Queryable, model: EntityModel, scope: Scope, ids: number[]): Promise<Set<number>> {
+export async function existing(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  ids: number[],
+  /** "key share": the records cannot be deleted for good until the transaction ends (a write pointing at them). */
+  lock?: "key share",
+): Promise<Set<number>> {
   const p = new Params();
   const conditions = [`id = any(${p.add(ids)})`, ...baseConditions(model, scope, p, false)];
-  const { rows } = await db.query<{ id: number }>(`select id from ${q(model.table)}${where(conditions)}`, p.values);
+  const { rows } = await db.query<{ id: number }>(
+    `select id from ${q(model.table)}${where(conditions)}${lock ? ` for ${lock}` : ""}`,
+    p.values,
+  );
   return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** Locks the rows of the ids (whatever their scope) for the rest of the transaction, before a delete. */
+export async function lockRows(db: Queryable, model: EntityModel, ids: number[]): Promise<void> {
+  await db.query(`select id from ${q(model.table)} where id = any($1) order by id for update`, [ids]);
 }
 
 /** id and title of every record the caller may pick; `search` narrows by title. */

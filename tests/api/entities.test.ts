@@ -156,8 +156,8 @@ describe.each(tables)("%s", (name) => {
       const spec = model.fields.get(field);
       if (!spec?.stored || spec.kind === "json") continue;
       it(`filters by ${field} (${kind})`, async () => {
-        // A relation filters by real records: an id that does not exist yet would come to exist later in
-        // the file and find these rows pointing at it (a role "in use" that the role tests then delete).
+        // A relation filters by real records' ids: an invented id would point at whatever record gets it
+        // later, and a record in use cannot be deleted for good.
         const target = relationOf(model, field);
         const [a, b] = target
           ? [(await fx.createRecord(target, "admin")).id, (await fx.createRecord(target, "admin")).id]

@@ -195,6 +195,30 @@ describe("statistics-line-machine, statistics-dealt and statistics-manage", () =
     expect((await agentB.get<Record<string, number>>("/merchant/statistics-dealt")).body.data.refund_requests).toBe(0);
   });
 
+  it("counts the devices with an empty lane as out of stock, as the device list filtered so does", async () => {
+    const outOfStock = async () =>
+      (await agentA.get<Record<string, number>>("/merchant/statistics-dealt")).body.data.out_of_stock;
+    const listed = async () =>
+      (await agentA.get<{ total: number }>("/merchant/machine-list?stock_status=out_of_stock")).body.data.total;
+    const before = await outOfStock();
+    expect(before).toBe(await listed());
+    const machine = await fx.createRecord("machine", "agent_a", { kind: "vending" });
+    const goods = await fx.createRecord("goods", "agent_a");
+    const lane = await fx.insertRecord("machine_channel", "agent_a", {
+      machine_id: machine.id,
+      goods_id: goods.id,
+      left: 1,
+      count: 5,
+      shelf_status: 1,
+    });
+    expect(await outOfStock()).toBe(before);
+    await t.db.query(`update machine_channel set "left" = 0 where id = $1`, [lane.id]);
+    expect(await outOfStock()).toBe(before + 1);
+    expect(await listed()).toBe(before + 1);
+    // agent_b's devices are not agent_a's to count.
+    expect((await agentB.get<Record<string, number>>("/merchant/statistics-dealt")).body.data.out_of_stock).toBe(0);
+  });
+
   it("lists the caller's direct sub-agents with their subtree's month", async () => {
     const team = (await agentA.get<Row[]>("/merchant/statistics-manage")).body.data;
     expect(team).toEqual([

@@ -36,8 +36,8 @@ const num = (value: unknown) => Number(value ?? 0);
 
 /** The devices with their live state (server/db/live.ts): one definition for the list, the map and the to-do. */
 const LIVE_MACHINES = readRelation(modelOf("machine"));
-/** Out of stock: the device's live state. */
-const OUT_OF_STOCK = `status = 'out_of_stock'`;
+/** Out of stock: a device with an empty lane (its live stock state), online or not; the to-do's link filters the same. */
+const OUT_OF_STOCK = `stock_status = 'out_of_stock'`;
 
 export const statistics = defineArea({
   name: "statistics",

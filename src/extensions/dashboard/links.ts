@@ -17,6 +17,7 @@ export const WITHDRAWAL_QUEUE = listOf("data_withdrawal_review");
 export const TODO_LINKS = {
   refund_requests: filtered("order_application_list", "pay_status", "refund_requested"),
   work_orders: filtered("order_service_list", "status", "pending"),
-  out_of_stock: filtered("machine_list", "status", "out_of_stock"),
+  // A device with an empty lane, whether it reports now or not (its lanes are what it last said).
+  out_of_stock: filtered("machine_list", "stock_status", "out_of_stock"),
   withdrawals: WITHDRAWAL_QUEUE,
 } as const;
