@@ -20,10 +20,11 @@ export const extensions: Partial<Record<ExtensionName, ComponentType<ExtensionPr
 
 /**
  * Hand-written panels a generated detail screen shows below the record, by entity: a device's lane
- * grid (restocked in place). Each loads on demand.
+ * grid (restocked in place), an agent's superiors and direct subordinates. Each loads on demand.
  */
 export const detailPanels: Partial<Record<string, ComponentType<{ record: Record<string, unknown> }>>> = {
   machine: lazyScreen(() => import("./restock-grid/restock-grid.tsx").then((m) => m.RestockPanel)),
+  agent: lazyScreen(() => import("./agent-tree/agent-tree.tsx").then((m) => m.AgentTreePanel)),
 };
 
 /**

@@ -26,12 +26,17 @@ import machineReplenishmentGoods from "../../schemas/operations/machine-replenis
 import machineStatistics from "../../schemas/operations/machine-statistics.json" with { type: "json" };
 import machineTowelSet from "../../schemas/operations/machine-towel-set.json" with { type: "json" };
 import machineUnbindMacname from "../../schemas/operations/machine-unbind-macname.json" with { type: "json" };
+import manageAllDown from "../../schemas/operations/manage-all-down.json" with { type: "json" };
+import manageDirectDown from "../../schemas/operations/manage-direct-down.json" with { type: "json" };
+import managePidList from "../../schemas/operations/manage-pid-list.json" with { type: "json" };
 import manageProfitPage from "../../schemas/operations/manage-profit-page.json" with { type: "json" };
 import manageProfitSave from "../../schemas/operations/manage-profit-save.json" with { type: "json" };
 import manageProfitUser from "../../schemas/operations/manage-profit-user.json" with { type: "json" };
+import manageResetPassword from "../../schemas/operations/manage-reset-password.json" with { type: "json" };
 import manageRoleDown from "../../schemas/operations/manage-role-down.json" with { type: "json" };
 import manageRolePermission from "../../schemas/operations/manage-role-permission.json" with { type: "json" };
 import manageRoleUp from "../../schemas/operations/manage-role-up.json" with { type: "json" };
+import manageUp from "../../schemas/operations/manage-up.json" with { type: "json" };
 import menu from "../../schemas/operations/menu.json" with { type: "json" };
 import modifyPassword from "../../schemas/operations/modify-password.json" with { type: "json" };
 import openapiJson from "../../schemas/operations/openapi.json.json" with { type: "json" };
@@ -85,12 +90,17 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "machine-statistics": machineStatistics as unknown as JsonSchemaOperation,
   "machine-towel-set": machineTowelSet as unknown as JsonSchemaOperation,
   "machine-unbind-macname": machineUnbindMacname as unknown as JsonSchemaOperation,
+  "manage-all-down": manageAllDown as unknown as JsonSchemaOperation,
+  "manage-direct-down": manageDirectDown as unknown as JsonSchemaOperation,
+  "manage-pid-list": managePidList as unknown as JsonSchemaOperation,
   "manage-profit-page": manageProfitPage as unknown as JsonSchemaOperation,
   "manage-profit-save": manageProfitSave as unknown as JsonSchemaOperation,
   "manage-profit-user": manageProfitUser as unknown as JsonSchemaOperation,
+  "manage-reset-password": manageResetPassword as unknown as JsonSchemaOperation,
   "manage-role-down": manageRoleDown as unknown as JsonSchemaOperation,
   "manage-role-permission": manageRolePermission as unknown as JsonSchemaOperation,
   "manage-role-up": manageRoleUp as unknown as JsonSchemaOperation,
+  "manage-up": manageUp as unknown as JsonSchemaOperation,
   menu: menu as unknown as JsonSchemaOperation,
   "modify-password": modifyPassword as unknown as JsonSchemaOperation,
   "openapi.json": openapiJson as unknown as JsonSchemaOperation,
@@ -144,12 +154,17 @@ export type OperationCall =
   | "machine-statistics"
   | "machine-towel-set"
   | "machine-unbind-macname"
+  | "manage-all-down"
+  | "manage-direct-down"
+  | "manage-pid-list"
   | "manage-profit-page"
   | "manage-profit-save"
   | "manage-profit-user"
+  | "manage-reset-password"
   | "manage-role-down"
   | "manage-role-permission"
   | "manage-role-up"
+  | "manage-up"
   | "menu"
   | "modify-password"
   | "openapi.json"

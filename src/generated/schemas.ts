@@ -363,6 +363,7 @@ export const permissionKeys = [
   "machine.replenish",
   "machine.towel_set",
   "profit_setting.save",
+  "agent.reset_password",
   "operator_binding.delete",
   "order.check",
   "delivery_order.review",

@@ -1044,6 +1044,24 @@ export interface MachineUnbindMacnameInput {
   id: number;
 }
 /**
+ * Every agent below the caller, or below an agent in the caller's subtree (id), at any depth (the agent itself left out), with the agent list's paging, sort and filters. Another agent's id answers 404.
+ */
+export interface ManageAllDownInput {
+  id?: number;
+}
+/**
+ * The direct subordinates (agents whose superior it is) of the caller, or of an agent in the caller's subtree (id), oldest first, at most 500. Another agent's id answers 404.
+ */
+export interface ManageDirectDownInput {
+  id?: number;
+}
+/**
+ * The agents the caller may choose as the superior of a new agent (itself and its subtree, live ones only), as options, by nickname; keyword narrows by nickname or account.
+ */
+export interface ManagePidListInput {
+  keyword?: string;
+}
+/**
  * The pages an agent's profit can be set for (those the caller sees), with each page's profit model, type and maximum profit.
  */
 export interface ManageProfitPageInput {
@@ -1068,7 +1086,13 @@ export interface ManageProfitUserInput {
   id: number;
 }
 /**
- * The roles the caller may grant (every permission of the role is the caller's); force_down=1 leaves out the caller's own role.
+ * Sets a subordinate agent's password to the fixed default (SPEC section 9, RESET_PASSWORD in src/schema/constants.ts) and ends every session of that agent and of its operators. Only a superior resets: never one's own password, never an agent outside the caller's subtree (404).
+ */
+export interface ManageResetPasswordInput {
+  id: number;
+}
+/**
+ * The roles the caller may grant (every permission of the role is the caller's); force_down=1 answers only those strictly below the caller's own level (a greater level number), for a sub-agent's role.
  */
 export interface ManageRoleDownInput {
   force_down?: Switch;
@@ -1081,6 +1105,12 @@ export interface ManageRolePermissionInput {}
  * The ranks above the caller's own role.
  */
 export interface ManageRoleUpInput {}
+/**
+ * The chain of superiors of the caller, or of an agent in the caller's subtree (id), nearest first, up to the platform admin: agents see their superiors (SPEC section 1), as cards without money figures. Another agent's id answers 404.
+ */
+export interface ManageUpInput {
+  id?: number;
+}
 /**
  * The menu the caller may see: groups and routes, titled in the caller's language.
  */
@@ -1263,12 +1293,17 @@ export interface OperationInputs {
   "machine-statistics": MachineStatisticsInput;
   "machine-towel-set": MachineTowelSetInput;
   "machine-unbind-macname": MachineUnbindMacnameInput;
+  "manage-all-down": ManageAllDownInput;
+  "manage-direct-down": ManageDirectDownInput;
+  "manage-pid-list": ManagePidListInput;
   "manage-profit-page": ManageProfitPageInput;
   "manage-profit-save": ManageProfitSaveInput;
   "manage-profit-user": ManageProfitUserInput;
+  "manage-reset-password": ManageResetPasswordInput;
   "manage-role-down": ManageRoleDownInput;
   "manage-role-permission": ManageRolePermissionInput;
   "manage-role-up": ManageRoleUpInput;
+  "manage-up": ManageUpInput;
   menu: MenuInput;
   "modify-password": ModifyPasswordInput;
   "openapi.json": OpenapiJsonInput;

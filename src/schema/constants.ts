@@ -37,3 +37,6 @@ export const DATE_PRESETS = [
   { key: "last_month", amount: 1, unit: "month" },
   { key: "last_three_months", amount: 3, unit: "month" },
 ] as const;
+
+/** SPEC §9: the fixed password a superior resets an agent's password to (`manage-reset-password`). */
+export const RESET_PASSWORD = "123456";

@@ -11,6 +11,7 @@ import { badRequest } from "../../http/errors.ts";
 import { translate } from "../../http/i18n.ts";
 import { fieldError } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
+import { hierarchyHandlers, protectAgents, protectOperators, protectRoles } from "./hierarchy.ts";
 
 async function accountTaken(tx: Queryable, account: string, self?: { entity: string; id: number }): Promise<boolean> {
   for (const entity of ["agent", "operator"]) {
@@ -85,7 +86,7 @@ async function endSessionsOnDelete(tx: Queryable, kind: "agent" | "operator", id
 
 export const accounts = defineArea({
   name: "accounts",
-  handlers: {},
+  handlers: { ...hierarchyHandlers },
   hooks: {
     agent: {
       async beforeWrite(ctx, tx, values, existing) {
@@ -108,6 +109,7 @@ export const accounts = defineArea({
         return rows[0];
       },
       async beforeBulk(ctx, op, ids) {
+        await protectAgents(ctx, op, ids);
         if (op !== "recover") await endSessionsOnDelete(ctx.tx, "agent", ids);
       },
     },
@@ -117,8 +119,12 @@ export const accounts = defineArea({
         await passwordSetByUpdate(ctx, tx, "operator", values, existing);
       },
       async beforeBulk(ctx, op, ids) {
+        protectOperators(ctx, op, ids);
         if (op !== "recover") await endSessionsOnDelete(ctx.tx, "operator", ids);
       },
+    },
+    role: {
+      beforeBulk: (ctx, op, ids) => protectRoles(ctx, op, ids),
     },
   },
 });

@@ -155,7 +155,7 @@ export const session = defineArea({
     },
 
     // Role pickers of the agent form. down: the roles the caller may grant (all their permissions are the
-    // caller's; force_down=1 leaves out the caller's own role). up: the ranks above the caller's own.
+    // caller's; force_down=1 only those strictly below the caller's own level). up: the ranks above the caller's own.
     async "manage-role-down"({ ctx, input }) {
       return rolePicker(ctx, "down", input.force_down === 1);
     },
@@ -178,7 +178,7 @@ async function rolePicker(ctx: Ctx, direction: "up" | "down", forceDown: boolean
     `select id, name, level, permissions from ${q("role")} order by level, id`,
   );
   const own =
-    ctx.principal.kind === "agent" && !ctx.principal.isAdmin
+    ctx.principal.kind === "agent" && (!ctx.principal.isAdmin || forceDown)
       ? (
           await db.query<{ level: number; id: number }>(
             `select r.id, r.level from ${q("agent")} a join ${q("role")} r on r.id = a.role_id where a.id = $1`,
@@ -189,7 +189,9 @@ async function rolePicker(ctx: Ctx, direction: "up" | "down", forceDown: boolean
   const picked = rows.filter((role) =>
     direction === "up"
       ? ctx.principal.isAdmin || (own !== undefined && role.level < own.level)
-      : (role.permissions ?? []).every((p) => can(ctx.principal, p)) && !(forceDown && role.id === own?.id),
+      : (role.permissions ?? []).every((p) => can(ctx.principal, p)) &&
+        // force_down: strictly below the caller's own rank (a greater level), never a peer's or its own.
+        !(forceDown && (own === undefined || role.level <= own.level)),
   );
   return picked.map((role) => ({ id: role.id, title: role.name, level: role.level }));
 }

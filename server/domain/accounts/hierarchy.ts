@@ -1,0 +1,151 @@
+// The agent tree seen from an agent: its superiors (manage-up), its direct subordinates
+// (manage-direct-down), its whole subtree (manage-all-down), the superiors a new agent may get
+// (manage-pid-list), a superior's password reset (manage-reset-password), and the self-protection of
+// accounts and roles on delete (nobody deletes themselves, the platform admin, or a role in use).
+import { RESET_PASSWORD } from "../../../src/schema/constants.ts";
+import type { Queryable } from "../../db/db.ts";
+import { q } from "../../db/migrate.ts";
+import { scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
+import { audit, derive, hashPassword, listRecords, toApi } from "../../entities/engine.ts";
+import { modelOf } from "../../entities/model.ts";
+import * as repo from "../../entities/repository.ts";
+import type { Row } from "../../entities/repository.ts";
+import { revokeAll } from "../../http/auth.ts";
+import { HttpError, notFound } from "../../http/errors.ts";
+import type { Handlers } from "../area.ts";
+
+const agentModel = () => modelOf("agent");
+
+/**
+ * The agent a hierarchy call is about: the given one when it is live in the caller's subtree (else 404),
+ * or the caller's own agent (an operator's agent is not an operator's to browse: operators lack the
+ * agent permissions).
+ */
+async function subject(ctx: Ctx, id: number | undefined): Promise<Row> {
+  const row = await repo.findById(sqlOf(ctx), agentModel(), scopeOf(ctx.principal), id ?? ctx.principal.agentId);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The ids on an agent's path above it, nearest first: /1/5/12/ for 12 is [5, 1]. */
+export const superiorsOf = (path: string, id: number): number[] =>
+  path
+    .split("/")
+    .filter(Boolean)
+    .map(Number)
+    .filter((n) => n !== id)
+    .reverse();
+
+export const hierarchyHandlers: Handlers = {
+  async "manage-up"({ ctx, input }) {
+    const agent = await subject(ctx, input.id);
+    const chain = superiorsOf(agent.agent_path as string, agent.id as number);
+    if (chain.length === 0) return [];
+    // Cards, not records: an agent sees who its superiors are (SPEC section 1), never their money.
+    const { rows } = await sqlOf(ctx).query<Row>(
+      `select a.id, a.nickname, a.account, a.phone, a.pid, r.name as role
+         from ${q("agent")} a left join ${q("role")} r on r.id = a.role_id
+        where a.id = any($1::bigint[])`,
+      [chain],
+    );
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    return chain
+      .filter((id) => byId.has(id))
+      .map((id, i) => {
+        const r = byId.get(id)!;
+        return {
+          id,
+          nickname: r.nickname,
+          account: r.account,
+          phone: r.phone ?? null,
+          pid: r.pid === null ? null : Number(r.pid),
+          role: r.role ?? null,
+          depth: i + 1,
+        };
+      });
+  },
+
+  async "manage-direct-down"({ ctx, input }) {
+    const agent = await subject(ctx, input.id);
+    const model = agentModel();
+    const { list } = await repo.list(sqlOf(ctx), model, scopeOf(ctx.principal), {
+      page: 1,
+      limit: 500,
+      sort: "id",
+      order: "asc",
+      where: [{ field: "pid", op: "eq", value: agent.id }],
+    });
+    await derive(ctx, model, list);
+    return list.map((row) => toApi(model, row));
+  },
+
+  async "manage-all-down"({ ctx, input, list }) {
+    const agent = await subject(ctx, input.id);
+    return listRecords(ctx, agentModel(), list, false, { below: agent.agent_path as string });
+  },
+
+  async "manage-pid-list"({ ctx, input }) {
+    return repo.options(sqlOf(ctx), agentModel(), scopeOf(ctx.principal), {
+      ...(input.keyword ? { search: input.keyword } : {}),
+    });
+  },
+
+  async "manage-reset-password"({ ctx, input }) {
+    const agent = await subject(ctx, input.id);
+    // Only a superior resets: one's own password changes under Change password, with the current one.
+    if (ctx.principal.kind === "agent" && Number(agent.id) === ctx.principal.id)
+      throw new HttpError(409, "resetOwnPassword");
+    // Hashing is slow: outside the transaction that stores the hash and ends the sessions.
+    const hash = await hashPassword(RESET_PASSWORD);
+    await ctx.db.transaction(async (tx) => {
+      const { rows } = await tx.query(
+        `update ${q("agent")} set password = $1, updated_at = now() where id = $2 and deleted_at is null returning id`,
+        [hash, agent.id],
+      );
+      if (rows.length === 0) throw notFound();
+      // Every session of that agent ends; its operators keep theirs (their own passwords did not change).
+      await revokeAll(tx, "agent", agent.id as number);
+      await audit(tx, ctx, "agent", agent.id as number, "reset_password", null);
+    });
+    return null;
+  },
+};
+
+/**
+ * Deleting agents: nobody deletes their own account or the platform admin (the agent without a
+ * superior). Only the agents the caller sees are looked at, so an id outside the subtree stays a 404.
+ */
+export async function protectAgents(ctx: Ctx & { tx: Queryable }, op: string, ids: number[]): Promise<void> {
+  if (op === "recover") return;
+  const scope = repo.scopeClause(agentModel(), scopeOf(ctx.principal), 1);
+  const { rows } = await ctx.tx.query<{ id: number; nickname: string; pid: number | null }>(
+    `select id, nickname, pid from ${q("agent")} where id = any($1::bigint[])${scope.sql} order by id`,
+    [ids, ...scope.values],
+  );
+  const own = ctx.principal.kind === "agent" ? rows.find((r) => Number(r.id) === ctx.principal.id) : undefined;
+  if (own) throw new HttpError(409, "deleteSelf");
+  const root = rows.find((r) => r.pid === null);
+  if (root) throw new HttpError(409, "deletePlatformAdmin", { agent: root.nickname });
+}
+
+/** An operator never deletes its own account. */
+export function protectOperators(ctx: Ctx, op: string, ids: number[]): void {
+  if (op !== "recover" && ctx.principal.kind === "operator" && ids.includes(ctx.principal.id))
+    throw new HttpError(409, "deleteSelf");
+}
+
+/**
+ * A role is deleted only when no agent holds it, as its role or parent role, live or in the recycle bin
+ * (a recovered agent must find its role): the refusal names the role and how many agents use it.
+ */
+export async function protectRoles(ctx: Ctx & { tx: Queryable }, op: string, ids: number[]): Promise<void> {
+  if (op === "recover") return;
+  const { rows } = await ctx.tx.query<{ name: string; n: number }>(
+    `select r.name, count(a.id)::int as n
+       from ${q("role")} r join ${q("agent")} a on a.role_id = r.id or a.parent_role_id = r.id
+      where r.id = any($1::bigint[])
+      group by r.id, r.name order by r.id limit 1`,
+    [ids],
+  );
+  if (rows[0]) throw new HttpError(409, "roleInUse", { role: rows[0].name, count: rows[0].n });
+}
