@@ -23,6 +23,8 @@ export interface RouteEntry {
   sort?: { field: string; order: "asc" | "desc" }[];
   /** false: reachable but not shown in the menu / tab bar. */
   menu?: boolean;
+  /** Create routes: false when the list's Add button should not lead here (an import). */
+  listAdd?: boolean;
   tab?: boolean;
 }
 

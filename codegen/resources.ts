@@ -85,7 +85,8 @@ function resourceOf(route: RouteEntry, schema: EntitySchema, routes: RouteEntry[
   if (route.screen === "list") {
     resource.list = base;
     // An entity's own create/edit routes (e.g. /page/add) serve its list; otherwise they nest under it.
-    const own = (screen: RouteEntry["screen"]) => routes.find((r) => r.entity === route.entity && r.screen === screen);
+    const own = (screen: RouteEntry["screen"]) =>
+      routes.find((r) => r.entity === route.entity && r.screen === screen && r.listAdd !== false);
     if (calls.add) resource.create = own("create")?.path ?? `${base}/create`;
     if (calls.update) resource.edit = `${own("edit")?.path ?? `${base}/edit`}/:id`;
     if (calls.detail) resource.show = `${base}/show/:id`;

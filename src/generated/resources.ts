@@ -690,7 +690,7 @@ export const resources: GeneratedResource[] = [
     name: "machine",
     identifier: "machine_list",
     list: "/machine/list",
-    create: "/machine/import",
+    create: "/machine/list/create",
     edit: "/machine/list/edit/:id",
     show: "/machine/list/show/:id",
     meta: {
@@ -719,7 +719,7 @@ export const resources: GeneratedResource[] = [
     name: "machine",
     identifier: "machine_statistics",
     list: "/machine/statistics",
-    create: "/machine/import",
+    create: "/machine/statistics/create",
     edit: "/machine/statistics/edit/:id",
     show: "/machine/statistics/show/:id",
     meta: {

@@ -122,14 +122,14 @@ describe("the operator restocks at the machine, on a phone", () => {
       await tile.click();
       const modal = dialog(page);
       await modal.locator(".lane-quantity input").fill(String(free + 1));
-      await modal.getByRole("button", { name: common.restock.load, exact: true }).click();
+      await modal.getByTestId("lane-load").click();
       await expect
         .poll(() => modal.locator("[role=alert]").innerText())
         .toBe(`Current lane ${lane.channel_number} has ${free} left, so at most ${free} can be added`);
       // Nothing was loaded, and what was typed is still there to correct.
       expect(await modal.locator(".lane-quantity input").inputValue()).toBe(String(free + 1));
       await modal.locator(".lane-quantity input").fill(String(free));
-      await modal.getByRole("button", { name: common.restock.load, exact: true }).click();
+      await modal.getByTestId("lane-load").click();
       await modal.waitFor({ state: "hidden" });
       await expect.poll(() => tile.locator(".lane-left").innerText()).toBe(`${lane.count} / ${lane.count}`);
       const { rows } = await c.db.query<{ quantity: number; actor_kind: string }>(

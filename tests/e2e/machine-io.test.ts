@@ -161,7 +161,12 @@ describe("QR codes", () => {
     await rows.nth(1).waitFor();
     // The selection box, the id, then the device code.
     const code = (await rows.first().locator("td").nth(2).textContent())!.trim();
-    await rows.first().getByRole("button", { name }).click();
+    // Row actions beyond details, edit and delete are in the row's "More" menu.
+    await rows
+      .first()
+      .getByRole("button", { name: locale("en", "common").actions.more })
+      .click();
+    await page.getByRole("menuitem", { name, exact: true }).click();
     const image = page.locator(".ant-modal .operation-file img");
     await image.waitFor();
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(512);

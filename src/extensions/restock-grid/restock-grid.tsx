@@ -263,7 +263,13 @@ function LaneDialog({
           >
             {t("restock.fillLane", { count: loadable(lane) })}
           </Button>
-          <Button size="large" type="primary" onClick={() => void submit(quantity)} loading={busy}>
+          <Button
+            size="large"
+            type="primary"
+            onClick={() => void submit(quantity)}
+            loading={busy}
+            data-testid="lane-load"
+          >
             {t("restock.load")}
           </Button>
         </div>
