@@ -311,9 +311,9 @@ describe("every route", () => {
         history.pushState({}, "", path);
         dispatchEvent(new PopStateEvent("popstate"));
       }, resource.list!);
-      // A hand-written screen (an extension) shows its own content, not a generated table or form.
+      // A hand-written screen (an extension) shows its own content; one not written yet, the generated one.
       const ready = resource.meta.extension
-        ? page.locator(".screen-stack")
+        ? page.locator(".screen-stack, .schema-form, .ant-table")
         : resource.meta.screen === "settings"
           ? page.locator(".schema-form")
           : page.locator(".ant-table");
@@ -360,7 +360,8 @@ describe("every route", () => {
     const seen = new Set<string>();
     const empty: string[] = [];
     for (const resource of resources) {
-      // Generated forms and lists only: a hand-written screen (an import wizard, the restock grid) has its own tests.
+      // Generated forms and lists only: a hand-written screen (an import wizard, the restock grid) has its own
+      // tests. (An extension not written yet shows the generated screen; the settings screens are not here.)
       if (resource.meta.extension) continue;
       if (resource.create && !seen.has(resource.create)) {
         seen.add(resource.create);
