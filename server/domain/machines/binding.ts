@@ -32,7 +32,7 @@ export async function lockMachines(tx: Queryable, ctx: Ctx, ids: number[]): Prom
   const { rows } = await tx.query<LockedMachine>(
     `select id, mac_name, mac_id, kind, agent_id, agent_path from ${q("machine")}
       where id = any($1::bigint[]) and deleted_at is null${scope.sql}
-      order by id for update`,
+      order by id for no key update`,
     [ids, ...scope.values],
   );
   if (rows.length !== new Set(ids).size) throw notFound();

@@ -5,9 +5,10 @@
 //   - the binding belongs to the operator's agent, so that agent sees and removes it;
 //   - one binding per operator and device (x-entity.unique, a unique index; checked first under the
 //     device's lock, to say so in words that fit);
-//   - the percent shares of one device add up to at most 100 %: the device's row is locked (select ...
-//     for update) before the shares are summed, so concurrent binds to one device are taken one at a time
-//     and each sees the shares committed before it.
+//   - the percent shares of one device add up to at most 100 %: the device's row is locked (for no key
+//     update: binds wait for each other, not for the key-share lock a write pointing at the device holds,
+//     which its own relation check has taken) before the shares are summed, so concurrent binds to one
+//     device are taken one at a time and each sees the shares committed before it.
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../db/migrate.ts";
 import { audit } from "../../entities/engine.ts";
@@ -42,7 +43,7 @@ export const operatorHooks: Record<string, EntityHooks> = {
       if (existing) return;
       // The device's row, locked until the binding's transaction ends: binds to one device queue here.
       const { rows: devices } = await tx.query<{ agent_path: string }>(
-        `select agent_path from ${q("machine")} where id = $1 and deleted_at is null for update`,
+        `select agent_path from ${q("machine")} where id = $1 and deleted_at is null for no key update`,
         [values.machine_id],
       );
       const { rows: operators } = await tx.query<{ agent_id: number; agent_path: string }>(
