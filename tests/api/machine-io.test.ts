@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
 import { Fixtures, type Row } from "./fixtures.ts";
 import { EXPORT } from "../../server/entities/export.ts";
+import { importFile } from "../support/import-file.ts";
 
 let t: TestApp;
 let fx: Fixtures;
@@ -70,26 +71,7 @@ interface ImportAnswer {
   problems: Problem[];
 }
 
-const HEADERS = [
-  "Device code",
-  "Hardware ID",
-  "Device type",
-  "Model",
-  "Spec",
-  "Protocol",
-  "Outlet",
-  "Room",
-  "Expiry date",
-  "Remark",
-];
-
-async function xlsx(rows: (string | number | null)[][], headers = HEADERS): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet("Devices");
-  sheet.addRow(headers);
-  for (const row of rows) sheet.addRow(row);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
+const xlsx = importFile;
 
 async function workbookOf(body: Buffer): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();

@@ -2,11 +2,11 @@
 // generated XLSX file checked, then confirmed, through the HTTP route as an agent, on a fresh database
 // (PGlite, or PostgreSQL with DATABASE_URL); then the 10,000 devices exported as XLSX, and 200,000 orders
 // exported over a real socket (read and dropped as they come) while the server's memory is sampled.
-import ExcelJS from "exceljs";
 import { performance } from "node:perf_hooks";
 import { call, createTestApp, type TestApp } from "../api/helper.ts";
 import { Fixtures } from "../api/fixtures.ts";
 import { setRollupTriggers } from "../../server/db/rollups.ts";
+import { importFile } from "../support/import-file.ts";
 
 export type Row = [string, string];
 
@@ -18,23 +18,10 @@ export async function benchImport(rowsInFile = 10_000, log: (line: string) => vo
     await fx.createRecord("machine_spec", "admin", { name: "Bench Spec" });
     await fx.createRecord("machine_protocol", "admin", { name: "Bench Protocol", code: "BENCH" });
     for (let i = 0; i < 20; i++) await fx.createRecord("shop", "agent_a", { name: `Bench Outlet ${i}` });
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet("Devices");
-    sheet.addRow([
-      "Device code",
-      "Hardware ID",
-      "Device type",
-      "Model",
-      "Spec",
-      "Protocol",
-      "Outlet",
-      "Room",
-      "Expiry date",
-      "Remark",
-    ]);
+    const fileRows: string[][] = [];
     for (let i = 0; i < rowsInFile; i++) {
       const n = String(i).padStart(6, "0");
-      sheet.addRow([
+      fileRows.push([
         `BENCH-${n}`,
         `BENCHHW${n}`,
         "Vending machine",
@@ -47,7 +34,7 @@ export async function benchImport(rowsInFile = 10_000, log: (line: string) => vo
         "bench",
       ]);
     }
-    const data = Buffer.from(await workbook.xlsx.writeBuffer());
+    const data = await importFile(fileRows);
     log(`import bench: a ${(data.length / 1024).toFixed(0)} KB file of ${rowsInFile.toLocaleString("en")} rows`);
     const { token } = await fx.client("agent_a");
     const post = async (name: string) => {

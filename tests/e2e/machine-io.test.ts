@@ -3,6 +3,7 @@
 // imports every row), screenshots of the wizard's problems in the five languages, and a device's QR
 // code shown and downloaded from the device list, a ZIP for the selected devices.
 import ExcelJS from "exceljs";
+import { importFile } from "../support/import-file.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,24 +41,7 @@ afterAll(async () => {
   await c?.close();
 });
 
-async function xlsx(rows: (string | null)[][]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet("Devices");
-  sheet.addRow([
-    "Device code",
-    "Hardware ID",
-    "Device type",
-    "Model",
-    "Spec",
-    "Protocol",
-    "Outlet",
-    "Room",
-    "Expiry date",
-    "Remark",
-  ]);
-  for (const row of rows) sheet.addRow(row);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
+const xlsx = (rows: (string | null)[][]) => importFile(rows);
 
 const row = (code: string, hw: string | null) => [
   code,
