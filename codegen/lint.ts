@@ -171,7 +171,9 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
   }
   (entity.unique ?? []).forEach((set, i) =>
     set.forEach((f, j) => {
-      if (!fields.has(f)) add(`/x-entity/unique/${i}/${j}`, `no property "${f}"`);
+      // A scoped entity's owner column may be part of a set: unique per agent.
+      if (!fields.has(f) && !(f === "agent_id" && entity.scope === "agent"))
+        add(`/x-entity/unique/${i}/${j}`, `no property "${f}"`);
     }),
   );
   (entity.related ?? []).forEach((r, i) => {
@@ -247,6 +249,9 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
     if (!props[field].readOnly)
       add(path, `state field "${field}" must be readOnly (it changes only through transitions)`);
     const values = new Set(node.enum ?? []);
+    (machine.initial ?? []).forEach((v, j) => {
+      if (!values.has(v)) add(`${path}/initial/${j}`, `${JSON.stringify(v)} is not a value of "${field}"`);
+    });
     const actions = new Set<string>();
     machine.transitions.forEach((t, i) => {
       const tp = `${path}/transitions/${i}`;

@@ -2,6 +2,7 @@
 // operations and hands their hooks and effects to the engine.
 import type { Area } from "./area.ts";
 import { accounts } from "./accounts/index.ts";
+import { catalogue } from "./catalogue/index.ts";
 import { goods } from "./goods/index.ts";
 import { machines } from "./machines/index.ts";
 import { money } from "./money/index.ts";
@@ -20,6 +21,7 @@ export const domainAreas = (options: AreaOptions): Area[] => [
   session,
   system,
   accounts,
+  catalogue,
   goods,
   machines,
   money,

@@ -17,6 +17,11 @@ export interface EntityHooks {
   /** After an insert: may complete the row (e.g. a path that needs the new id) and return it. */
   afterInsert?(ctx: Ctx, tx: Queryable, row: Row): Promise<Row>;
   /**
+   * After an insert or an update, in its transaction, with the stored row as written (and the row before,
+   * for an update): writes that follow from the record (copies synced to subordinates).
+   */
+  afterWrite?(ctx: Ctx, tx: Queryable, row: Row, existing?: Row): Promise<void>;
+  /**
    * Fills the entity's derived fields (x-store: derived) on rows about to be shown: a page of a list, one
    * detail. One call per page, so it can work them out in one query.
    */

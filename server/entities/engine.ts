@@ -140,9 +140,14 @@ function asObject(body: unknown): Row {
 
 /** Fields a client may never set: system columns, read-only fields, state fields. */
 function forbiddenOnCreate(model: EntityModel, body: Row, ctx: Ctx): FieldError[] {
-  return Object.keys(body)
-    .filter((f) => isSystemColumn(f) || model.readOnly.has(f) || model.stateFields.has(f))
-    .map((f) => fieldError(model, f, "readOnly", ctx.lng));
+  return Object.keys(body).flatMap((f) => {
+    // A state a new record may start in (x-states initial) is chosen on the add form.
+    const initial = model.schema["x-states"]?.[f]?.initial;
+    if (initial) return initial.includes(body[f] as string | number) ? [] : [fieldError(model, f, "enum", ctx.lng)];
+    return isSystemColumn(f) || model.readOnly.has(f) || model.stateFields.has(f)
+      ? [fieldError(model, f, "readOnly", ctx.lng)]
+      : [];
+  });
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -288,6 +293,7 @@ export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promi
     await hooks.beforeWrite?.(ctx, tx, values);
     let row = await uniquely(ctx, model, () => repo.insert(tx, model, values));
     if (hooks.afterInsert) row = await hooks.afterInsert(ctx, tx, row);
+    await hooks.afterWrite?.(ctx, tx, row);
     row = await readBack(tx, model, row);
     await audit(
       tx,
@@ -354,11 +360,13 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
     if (Object.keys(changes).length === 0) return current;
     await checkRelations(tx, ctx, model, changes);
     const values = await storable(model, changes);
-    await hooksOf(ctx, model.name).beforeWrite?.(ctx, tx, values, existing);
+    const hooks = hooksOf(ctx, model.name);
+    await hooks.beforeWrite?.(ctx, tx, values, existing);
     const written = await uniquely(ctx, model, () =>
       repo.updateAt(tx, model, scopeOf(ctx.principal), id, version, values),
     );
     if (!written) throw conflict();
+    await hooks.afterWrite?.(ctx, tx, written, existing);
     const row = await readBack(tx, model, written);
     await audit(
       tx,

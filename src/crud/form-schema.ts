@@ -4,7 +4,7 @@
 import type { ErrorSchema, RJSFValidationError, UiSchema } from "@rjsf/utils";
 import i18n from "i18next";
 import { defsSchema, documentSchemas } from "../generated/schemas.ts";
-import type { JsonSchemaNode, Transition } from "../schema/types.ts";
+import type { JsonSchemaEntity, JsonSchemaNode, Transition } from "../schema/types.ts";
 import type { FieldError } from "../app/api.ts";
 import { fieldView, resolve, type EntityView, type FieldView, type FormView } from "./model.ts";
 import { fieldLabelKey, isCommonField, commonFieldKey, ruleKey } from "../schema/keys.ts";
@@ -64,6 +64,14 @@ export function formSchema(view: FormView, mode: FormMode): Schema {
   const properties = schema.properties as Record<string, Schema>;
   const readOnly = new Set(view.fields.filter((f) => f.readOnly).map((f) => f.name));
   if (mode === "create") {
+    // A state a new record may start in (x-states initial: enabled or disabled) is chosen here.
+    const states = (view.schema as JsonSchemaEntity)["x-states"] ?? {};
+    for (const [name, machine] of Object.entries(states))
+      if (machine.initial && properties[name]) {
+        readOnly.delete(name);
+        const { readOnly: _, ...writable } = properties[name];
+        properties[name] = writable;
+      }
     for (const name of readOnly) delete properties[name];
     dropRequired(schema, readOnly);
   } else {

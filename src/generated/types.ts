@@ -172,6 +172,10 @@ export interface ChannelPlan {
   sort?: number;
   sync_subor?: Switch;
   remark?: string;
+  /**
+   * The superior's channel plan this one is synced from (channel-plan-sync); its name, model and lanes follow the original and cannot be changed here.
+   */
+  source_id?: number;
 }
 /**
  * One charging session on a port of a charging device, written by the device: its time span, duration, energy and fee.
@@ -292,6 +296,10 @@ export interface Goods {
   description: string;
   open_sync_subor?: Switch;
   sync_user?: number[];
+  /**
+   * The superior's goods this one is synced from (open_sync_subor and sync_user there); its synced fields follow the original and cannot be changed here.
+   */
+  source_id?: number;
 }
 /**
  * A goods category; categories may nest one under another through pid.
@@ -878,6 +886,30 @@ export interface Withdrawal {
   refuse_reason?: string;
 }
 /**
+ * The devices a channel plan lays out (bound to it), with the device list's paging, sort and filters.
+ */
+export interface ChannelMachineListInput {
+  channel_plan_id: number;
+}
+/**
+ * The caller's own channel plans (not its subordinates'), those synced to it by its superior included, with the plan list's paging, sort and filters: the plans it may bind to its own devices.
+ */
+export interface ChannelPlanMyInput {}
+/**
+ * Syncs a channel plan to subordinates: each chosen agent below the plan's owner gets its own copy (or has it brought up to date), whose lanes hold that agent's synced copies of the same goods. Refused, naming them, while a lane's goods is not synced to an agent. All of them or none.
+ */
+export interface ChannelPlanSyncInput {
+  id: number;
+  agent_ids: number[];
+}
+/**
+ * Applies a charging plan to charging-cable devices the caller may see: each device charges by the plan from then on. Devices of another kind are refused, naming them. All of them or none.
+ */
+export interface ChargePlanEditInput {
+  id: number;
+  machine_ids: number[];
+}
+/**
  * The invite (promotion) profit records, with the profit list's paging, sort and filters.
  */
 export interface DataPromoteProfitListInput {}
@@ -906,6 +938,24 @@ export interface GetOpenPluginsInput {
  * The goods of the agents below the caller (SPEC: subordinate goods), with the goods list's paging, sort and filters; the caller's own goods are left out.
  */
 export interface GoodsDownInput {}
+/**
+ * Uploads one image for a goods field (main image, detail images, gallery, variant image) and answers its address: the upload rules of that field (type by content, size, compression ratio), for callers who may add or change goods.
+ */
+export interface GoodsImageInput {
+  field: "pic_url" | "detail_url" | "carousel_url" | "spec_pic";
+}
+/**
+ * The enabled variants of one goods item the caller may see, oldest first: what a customer can choose.
+ */
+export interface GoodsSkuActiveInput {
+  goods_id: number;
+}
+/**
+ * The variants a made-to-order vending device (a coffee machine) offers: the enabled variants of the goods in its shelved lanes, by lane.
+ */
+export interface GoodsSkuCoffeeInput {
+  machine_id: number;
+}
 /**
  * Signs in: an account and its password, exchanged for a merchant token (valid 3 days), the account, its permissions and its menu.
  */
@@ -1184,9 +1234,26 @@ export interface RenovationAllMyInput {
   machine_id?: number;
 }
 /**
+ * The work orders not dealt with yet (pending), with the work-order list's paging, sort and filters: the home to-do's pending work orders.
+ */
+export interface ServiceListNotInput {}
+/**
+ * The work-order types, each with its translated name and how many enabled work-order entries it has, in the type order of the schema.
+ */
+export interface ServiceSettingTypeInput {}
+/**
  * What the login page shows before anyone signs in: the site's name, logo and navigation title.
  */
 export interface SettingNoInput {}
+/**
+ * An outlet's WIFI: how many entries it has and how many are enabled, and, for a planned batch (fixed name part, count, start number), the names it would repeat. shop-wifi-add refuses a batch that repeats a name.
+ */
+export interface ShopCheckWifiInput {
+  shop_id: number;
+  prefix?: string;
+  count?: number;
+  start_number?: number;
+}
 /**
  * Adds WIFI entries to an outlet in one batch: names are the fixed part followed by consecutive numbers from the start number, each with the default password.
  */
@@ -1267,10 +1334,17 @@ export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
 
 /** Every operation's input by call name. */
 export interface OperationInputs {
+  "channel-machine-list": ChannelMachineListInput;
+  "channel-plan-my": ChannelPlanMyInput;
+  "channel-plan-sync": ChannelPlanSyncInput;
+  "charge-plan-edit": ChargePlanEditInput;
   "data-promote-profit-list": DataPromoteProfitListInput;
   "data-withdraw-apply": DataWithdrawApplyInput;
   "get-open-plugins": GetOpenPluginsInput;
   "goods-down": GoodsDownInput;
+  "goods-image": GoodsImageInput;
+  "goods-sku-active": GoodsSkuActiveInput;
+  "goods-sku-coffee": GoodsSkuCoffeeInput;
   login: LoginInput;
   logout: LogoutInput;
   "machine-application-plan": MachineApplicationPlanInput;
@@ -1315,7 +1389,10 @@ export interface OperationInputs {
   "recycle-withdraw-action": RecycleWithdrawActionInput;
   "recycle-withdraw-list": RecycleWithdrawListInput;
   "renovation-all-my": RenovationAllMyInput;
+  "service-list-not": ServiceListNotInput;
+  "service-setting-type": ServiceSettingTypeInput;
   "setting-no": SettingNoInput;
+  "shop-check-wifi": ShopCheckWifiInput;
   "shop-wifi-add": ShopWifiAddInput;
   "statistics-dealt": StatisticsDealtInput;
   "statistics-line-machine": StatisticsLineMachineInput;

@@ -117,7 +117,7 @@ export interface JsonSchemaEntity extends JsonSchemaNode {
   $id: string;
   properties: Record<string, JsonSchemaNode>;
   "x-entity": XEntity;
-  "x-states"?: Record<string, { transitions: Transition[] }>;
+  "x-states"?: Record<string, { transitions: Transition[]; initial?: (string | number)[] }>;
   "x-compare"?: CompareRule[];
 }
 

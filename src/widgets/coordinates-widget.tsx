@@ -1,14 +1,12 @@
-// A longitude or latitude: a number with six decimals (about 10 cm), within the schema's bounds.
+// A longitude or latitude: a number with six decimals (about 10 cm); out of the schema's bounds it is refused, not clamped.
 import type { WidgetProps } from "@rjsf/utils";
 import { InputNumber } from "antd";
 
-export function CoordinatesWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors, schema }: WidgetProps) {
+export function CoordinatesWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors }: WidgetProps) {
   return (
     <InputNumber<number>
       id={id}
       value={typeof value === "number" ? value : undefined}
-      min={schema.minimum}
-      max={schema.maximum}
       step={0.000001}
       precision={6}
       disabled={disabled || readonly}

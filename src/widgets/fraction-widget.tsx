@@ -3,14 +3,12 @@ import type { WidgetProps } from "@rjsf/utils";
 import { InputNumber } from "antd";
 import { fractionToPercent, percentToFraction } from "../crud/format.ts";
 
-export function FractionWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors, schema }: WidgetProps) {
-  const max = typeof schema.maximum === "number" ? schema.maximum * 100 : 100;
+export function FractionWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors }: WidgetProps) {
   return (
     <InputNumber<number>
       id={id}
       value={typeof value === "number" ? fractionToPercent(value) : undefined}
       min={0}
-      max={max}
       step={0.5}
       formatter={(v) => (v === undefined || v === null || String(v) === "" ? "" : `${v} %`)}
       parser={(text) => (text ?? "").replace(/[%\s]/g, "") as unknown as number}

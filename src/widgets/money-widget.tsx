@@ -3,25 +3,13 @@ import type { WidgetProps } from "@rjsf/utils";
 import { InputNumber } from "antd";
 import { toMajor, toMinor } from "../crud/format.ts";
 
-export function MoneyWidget({
-  id,
-  value,
-  onChange,
-  onBlur,
-  disabled,
-  readonly,
-  placeholder,
-  rawErrors,
-  schema,
-}: WidgetProps) {
-  const max = typeof schema.maximum === "number" ? toMajor(schema.maximum) : undefined;
+export function MoneyWidget({ id, value, onChange, onBlur, disabled, readonly, placeholder, rawErrors }: WidgetProps) {
   return (
     <InputNumber<number>
       id={id}
       className="input-money"
       value={typeof value === "number" ? toMajor(value) : undefined}
       min={0}
-      max={max}
       step={0.01}
       precision={2}
       placeholder={placeholder}

@@ -132,6 +132,27 @@ export const bindingHandlers: Handlers = {
     return { count: ids.length };
   },
 
+  // A charging plan applied to charging-cable devices: the plan is one the caller sees, the devices too.
+  async "charge-plan-edit"({ ctx, input }) {
+    const tx = ctx.tx!;
+    const plan = modelOf("charge_plan");
+    const scope = repo.scopeClause(plan, scopeOf(ctx.principal), 1);
+    const { rows } = await tx.query(
+      `select 1 from ${q("charge_plan")} where id = $1 and deleted_at is null${scope.sql} for key share`,
+      [input.id, ...scope.values],
+    );
+    if (!rows.length) throw notFound();
+    const machines = await lockMachines(tx, ctx, input.machine_ids);
+    wrongKind(machines, ["charging_cable"]);
+    await tx.query(
+      `update ${q("machine")} set charge_plan_id = $2, version = version + 1, updated_at = now()
+        where id = any($1::bigint[])`,
+      [input.machine_ids, input.id],
+    );
+    for (const id of input.machine_ids) await audit(tx, ctx, "machine", id, "bind_plan", { charge_plan_id: input.id });
+    return { count: input.machine_ids.length };
+  },
+
   async "machine-bind-room"({ ctx, input }) {
     const tx = ctx.tx!;
     await lockMachines(tx, ctx, [input.id]);

@@ -1,23 +1,78 @@
-// Outlet calls beyond CRUD. shop-wifi-add: SPEC's WIFI batch, count entries named by the fixed part and
-// consecutive numbers from the start number, each with the default password, for an outlet the caller
-// may see (the route checked the relation), owned like any record the caller adds.
+// Outlet and work-order calls beyond CRUD.
+//   shop-wifi-add        SPEC's WIFI batch: count entries named by the fixed part and consecutive numbers
+//                        from the start number, each with the default password, for an outlet the caller
+//                        may see (the route checked the relation), owned like any record the caller adds.
+//                        A name the outlet already has refuses the whole batch (the unique index decides,
+//                        so two batches at once cannot both add it).
+//   shop-check-wifi      an outlet's WIFI count, and the names a planned batch would repeat.
+//   service-list-not     the work orders not dealt with yet: the home to-do's "pending work orders".
+//   service-setting-type the work-order types with their names and how many enabled entries each has.
 import { q } from "../../db/migrate.ts";
-import { audit } from "../../entities/engine.ts";
+import { scopeClause, type ListQuery } from "../../entities/repository.ts";
+import { scopeOf, sqlOf } from "../../entities/context.ts";
+import { audit, listRecords } from "../../entities/engine.ts";
+import { modelOf } from "../../entities/model.ts";
+import { HttpError } from "../../http/errors.ts";
+import { translate } from "../../http/i18n.ts";
 import { defineArea } from "../area.ts";
+
+const batchNames = (prefix: string, count: number, start: number): string[] =>
+  Array.from({ length: count }, (_, i) => `${prefix}${start + i}`);
 
 export const shops = defineArea({
   name: "shops",
   handlers: {
     async "shop-wifi-add"({ ctx, input }) {
       const tx = ctx.tx!;
-      const names = Array.from({ length: input.count }, (_, i) => `${input.prefix}${input.start_number + i}`);
-      const { rows } = await tx.query<{ id: number }>(
+      const names = batchNames(input.prefix, input.count, input.start_number);
+      const { rows } = await tx.query<{ id: number; ssid: string }>(
         `insert into ${q("wifi")} (shop_id, ssid, password, status, agent_id, agent_path)
-         select $1, name, $3, 1, $4, $5 from unnest($2::text[]) as name returning id`,
+         select $1, name, $3, 1, $4, $5 from unnest($2::text[]) as name
+         on conflict (shop_id, ssid) do nothing returning id, ssid`,
         [input.shop_id, names, input.password ?? null, ctx.principal.agentId, ctx.principal.agentPath],
       );
+      if (rows.length < names.length) {
+        // The transaction is rolled back with the refusal: nothing of the batch stays.
+        const added = new Set(rows.map((r) => r.ssid));
+        throw new HttpError(409, "wifiTaken", { names: names.filter((n) => !added.has(n)).join(", ") });
+      }
       for (const row of rows) await audit(tx, ctx, "wifi", row.id, "create", { shop_id: input.shop_id });
       return { count: rows.length };
+    },
+
+    async "shop-check-wifi"({ ctx, input }) {
+      const wifi = modelOf("wifi");
+      const scope = scopeClause(wifi, scopeOf(ctx.principal), 1);
+      const names =
+        input.prefix !== undefined && input.count !== undefined
+          ? batchNames(input.prefix, input.count, input.start_number ?? 1)
+          : [];
+      const { rows } = await sqlOf(ctx).query<{ entries: number; enabled: number; taken: string[] | null }>(
+        `select count(*)::int as entries, (count(*) filter (where status = 1))::int as enabled,
+                array_agg(ssid order by ssid) filter (where ssid = any($${scope.values.length + 2}::text[])) as taken
+           from ${q("wifi")} where shop_id = $1${scope.sql}`,
+        [input.shop_id, ...scope.values, names],
+      );
+      return { entries: rows[0].entries, enabled: rows[0].enabled, taken: rows[0].taken ?? [] };
+    },
+
+    "service-list-not": ({ ctx, list }) => {
+      const pending: ListQuery = { ...list, where: [...list.where, { field: "status", op: "eq", value: "pending" }] };
+      return listRecords(ctx, modelOf("service_order"), pending, false);
+    },
+
+    async "service-setting-type"({ ctx }) {
+      const types = (modelOf("service_entry").schema.properties.type as { enum: string[] }).enum;
+      const { rows } = await sqlOf(ctx).query<{ type: string; entries: number }>(
+        `select type, count(*)::int as entries from ${q("service_entry")}
+          where status = 1 group by type`,
+      );
+      const counts = new Map(rows.map((r) => [r.type, r.entries]));
+      return types.map((value) => ({
+        value,
+        label: translate(ctx.lng, `service_entry:enum.type.${value}`),
+        entries: counts.get(value) ?? 0,
+      }));
     },
   },
 });

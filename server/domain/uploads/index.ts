@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import type { JsonSchemaNode, XUpload } from "../../../src/schema/types.ts";
 import type { Db, Queryable } from "../../db/db.ts";
 import { q } from "../../db/migrate.ts";
-import { can, sqlOf } from "../../entities/context.ts";
+import { can, sqlOf, type Ctx } from "../../entities/context.ts";
 import { models, modelOf, resolveNode } from "../../entities/model.ts";
 import { badRequest, forbidden, HttpError } from "../../http/errors.ts";
 import { languageOf, translate, type Language } from "../../http/i18n.ts";
@@ -313,35 +313,41 @@ export function uploads(uploadDir?: string): Area {
     temporary = mkdtempSync(join(tmpdir(), "merchant-uploads-"));
     publicDir = join(temporary, "uploads");
   }
-  const privateDir = join(dirname(publicDir), "private");
+  const publicRoot: string = publicDir;
+  const privateDir = join(dirname(publicRoot), "private");
   mkdirSync(publicDir, { recursive: true });
   mkdirSync(privateDir, { recursive: true });
+
+  /** Stores one uploaded file for an entity's field, after checking the caller, the type and the size. */
+  async function store(ctx: Ctx, request: FastifyRequest, entity: string, field: string) {
+    const model = models.get(entity);
+    if (!model) throw uploadError(ctx.lng, "entity", "uploadEntity");
+    if (!WRITE_OPERATIONS.some((op) => can(ctx.principal, `${model.name}.${op}`))) throw forbidden();
+    const upload = UPLOAD_FIELDS.get(model.name)?.get(field);
+    if (!upload) throw uploadError(ctx.lng, "field", "uploadField");
+
+    const data = await readUpload(request, upload, ctx.lng);
+    const type = await detect(data, upload);
+    if (!type || !upload.accept.includes(type.mime)) {
+      const accept = [...new Set(upload.accept.map((mime) => typeLabel(mime, upload)))].join(", ");
+      throw uploadError(ctx.lng, "file", "uploadFormat", { accept });
+    }
+    const month = new Date().toISOString().slice(0, 7);
+    const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
+    const root = isPrivate(upload) ? privateDir : publicRoot;
+    await recordUpload(sqlOf(ctx), ctx.principal.agentId, path, data.length, isPrivate(upload));
+    await mkdir(join(root, model.name, month), { recursive: true });
+    await writeFile(join(root, path), data, { flag: "wx" });
+    const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
+    return { url, size: data.length, mime: type.mime };
+  }
 
   return defineArea({
     name: "uploads",
     handlers: {
-      async upload({ ctx, input, request }) {
-        const model = models.get(input.entity);
-        if (!model) throw uploadError(ctx.lng, "entity", "uploadEntity");
-        if (!WRITE_OPERATIONS.some((op) => can(ctx.principal, `${model.name}.${op}`))) throw forbidden();
-        const upload = UPLOAD_FIELDS.get(model.name)?.get(input.field);
-        if (!upload) throw uploadError(ctx.lng, "field", "uploadField");
-
-        const data = await readUpload(request, upload, ctx.lng);
-        const type = await detect(data, upload);
-        if (!type || !upload.accept.includes(type.mime)) {
-          const accept = [...new Set(upload.accept.map((mime) => typeLabel(mime, upload)))].join(", ");
-          throw uploadError(ctx.lng, "file", "uploadFormat", { accept });
-        }
-        const month = new Date().toISOString().slice(0, 7);
-        const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
-        const root = isPrivate(upload) ? privateDir : publicDir;
-        await recordUpload(sqlOf(ctx), ctx.principal.agentId, path, data.length, isPrivate(upload));
-        await mkdir(join(root, model.name, month), { recursive: true });
-        await writeFile(join(root, path), data, { flag: "wx" });
-        const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
-        return { url, size: data.length, mime: type.mime };
-      },
+      upload: ({ ctx, input, request }) => store(ctx, request, input.entity, input.field),
+      // The goods screens' own upload: the same rules, for goods' image fields only.
+      "goods-image": ({ ctx, input, request }) => store(ctx, request, "goods", input.field),
     },
     setup(app: FastifyInstance, db: Db) {
       const dirs = { publicDir: publicDir!, privateDir };
