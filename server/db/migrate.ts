@@ -252,8 +252,14 @@ export async function migrate(db: Db): Promise<MigrationReport> {
     statements.push(...routine.statements);
     routines.push({ key: `routine:${routine.name}`, hash });
   }
-  // A roll-up table made now starts from what its sources already hold.
-  if (ROLLUP_TABLES.some((t) => created.has(t.name))) statements.push(...REBUILD_ROLLUPS);
+  // A roll-up table made now starts from what its sources already hold. Stock consumption, first kept
+  // by its triggers: earlier orders name their lane's goods as it is now, and the rows are worked out.
+  const stockFirstKept =
+    routines.some((r) => r.key === "routine:stat_stock_change") && !versions.has("routine:stat_stock_change");
+  if (stockFirstKept && tables.has("order"))
+    statements.push(`update "order" o set goods_id = c.goods_id from "machine_channel" c
+                      where o.goods_id is null and c.machine_id = o.machine_id and c.channel_number = o.channel_number`);
+  if (stockFirstKept || ROLLUP_TABLES.some((t) => created.has(t.name))) statements.push(...REBUILD_ROLLUPS);
   if (statements.length === 0) return { statements };
   await db.transaction(async (tx) => {
     for (const statement of statements) await tx.query(statement);

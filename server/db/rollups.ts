@@ -105,6 +105,9 @@ export const ROLLUP_TABLES: RollupTable[] = [
   },
 ];
 
+/** Stock consumption (schemas/stock-consumption.json): an entity whose rows only these triggers write. */
+const STOCK = `"stock_consumption"`;
+
 /** Pay states whose orders count as a device's takings (a fully refunded order takes nothing). */
 export const TAKING_SQL = `('paid', 'refund_requested', 'partial_refund')`;
 const TAKING = (row: string) => `${row}.pay_status in ${TAKING_SQL}`;
@@ -137,6 +140,23 @@ const orderDelta = (row: "old" | "new", sign: "+" | "-") => {
              `coalesce(${row}.pay_type, 0)::text`,
            )}${mix("status", `${row}.pay_status`)}`;
 };
+
+/**
+ * What one order adds to (or takes from) stock consumption: the goods its lane held when it was placed
+ * (order.goods_id), delivered items as sold and its takings, on the business day it was paid. The row
+ * belongs to the device's owner, as its restock records do (and moves with the device).
+ */
+const stockDelta = (row: "old" | "new", sign: "+" | "-") => `
+  if ${row}.goods_id is not null and ${row}.machine_id is not null
+     and (coalesce(${row}.delivered_quantity, 0) <> 0 or ${TAKING(row)}) then
+    insert into ${STOCK} as s (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked)
+    select m.id, ${row}.goods_id, ${businessDay(`coalesce(${row}.pay_time, ${row}.order_time)`)}, m.agent_id, m.agent_path,
+           ${sign}coalesce(${row}.delivered_quantity, 0),
+           ${sign}(case when ${TAKING(row)} then ${row}.money - coalesce(${row}.refund_money, 0) else 0 end), 0
+      from "machine" m where m.id = ${row}.machine_id
+    on conflict (machine_id, goods_id, "date") do update
+       set quantity = s.quantity + excluded.quantity, money = s.money + excluded.money, updated_at = now();
+  end if;`;
 
 /** Functions and triggers, by name: created when missing, replaced when their text changes. */
 export const ROLLUP_ROUTINES: { name: string; statements: string[] }[] = [
@@ -178,6 +198,62 @@ end $$`,
          when (new.revenue_change <> 0) execute function stat_revenue_change()`,
     ],
   },
+  {
+    // An order names the goods its lane holds when it is placed, unless the caller said which.
+    name: "order_goods",
+    statements: [
+      `create or replace function order_goods() returns trigger language plpgsql as $$
+begin
+  if new.goods_id is null and new.channel_number is not null and new.machine_id is not null then
+    new.goods_id := (select goods_id from "machine_channel"
+                      where machine_id = new.machine_id and channel_number = new.channel_number);
+  end if;
+  return new;
+end $$`,
+      `drop trigger if exists order_goods on "order"`,
+      `create trigger order_goods before insert on "order" for each row execute function order_goods()`,
+    ],
+  },
+  {
+    name: "stat_stock_change",
+    statements: [
+      `create or replace function stat_stock_change() returns trigger language plpgsql as $$
+begin
+  if tg_op in ('UPDATE', 'DELETE') then${stockDelta("old", "-")}
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') then${stockDelta("new", "+")}
+  end if;
+  return null;
+end $$`,
+      `drop trigger if exists stat_stock_write on "order"`,
+      `create trigger stat_stock_write after insert or delete on "order" for each row execute function stat_stock_change()`,
+      `drop trigger if exists stat_stock_update on "order"`,
+      `create trigger stat_stock_update after update on "order" for each row
+         when (old.goods_id is distinct from new.goods_id or old.machine_id is distinct from new.machine_id
+            or old.delivered_quantity is distinct from new.delivered_quantity or old.pay_status is distinct from new.pay_status
+            or old.money is distinct from new.money or old.refund_money is distinct from new.refund_money
+            or old.pay_time is distinct from new.pay_time or old.order_time is distinct from new.order_time)
+         execute function stat_stock_change()`,
+    ],
+  },
+  {
+    // A restock adds what was loaded into the device's lanes, on the business day it was loaded.
+    name: "stat_restock_change",
+    statements: [
+      `create or replace function stat_restock_change() returns trigger language plpgsql as $$
+begin
+  if new.goods_id is not null then
+    insert into ${STOCK} as s (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked)
+    values (new.machine_id, new.goods_id, ${businessDay("new.restocked_at")}, new.agent_id, new.agent_path, 0, 0, new.quantity)
+    on conflict (machine_id, goods_id, "date") do update
+       set restocked = s.restocked + excluded.restocked, updated_at = now();
+  end if;
+  return null;
+end $$`,
+      `drop trigger if exists stat_restock_write on "machine_restock"`,
+      `create trigger stat_restock_write after insert on "machine_restock" for each row execute function stat_restock_change()`,
+    ],
+  },
 ];
 
 /** The roll-ups computed afresh from their sources (after a bulk load with the triggers off). */
@@ -205,11 +281,26 @@ export const REBUILD_ROLLUPS: string[] = [
   `insert into stat_revenue_day (day, agent_id, agent_path, revenue)
    select ${businessDay("paid_at")}, agent_id, min(agent_path), sum(revenue_change)
      from "payment_record" where revenue_change <> 0 group by 1, 2`,
+  `delete from ${STOCK}`,
+  `insert into ${STOCK} (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked)
+   select s.machine_id, s.goods_id, s.day, m.agent_id, m.agent_path, sum(s.sold), sum(s.money), sum(s.restocked)
+     from (select o.machine_id, o.goods_id, ${businessDay("coalesce(o.pay_time, o.order_time)")} as day,
+                  coalesce(o.delivered_quantity, 0) as sold,
+                  case when ${TAKING("o")} then o.money - coalesce(o.refund_money, 0) else 0 end as money, 0 as restocked
+             from "order" o
+            where o.goods_id is not null and o.machine_id is not null
+              and (coalesce(o.delivered_quantity, 0) <> 0 or ${TAKING("o")})
+           union all
+           select r.machine_id, r.goods_id, ${businessDay("r.restocked_at")}, 0, 0, r.quantity
+             from "machine_restock" r where r.goods_id is not null) s
+     join "machine" m on m.id = s.machine_id
+    group by 1, 2, 3, 4, 5`,
 ];
 
 /** The triggers a bulk load sets aside (and puts back), by table. */
 export const ROLLUP_TRIGGERS: Record<string, string[]> = {
-  order: ["stat_order_write", "stat_order_update"],
+  order: ["stat_order_write", "stat_order_update", "stat_stock_write", "stat_stock_update"],
+  machine_restock: ["stat_restock_write"],
   payment_record: ["stat_revenue_write"],
 };
 

@@ -282,7 +282,7 @@ interface MachineRow {
   macName: string;
   weight: number;
   /** What an order can buy: lane, price and the goods' cost, or a package fee. */
-  items: { channel: number; price: number; cost?: number; minutes?: number }[];
+  items: { channel: number; price: number; cost?: number; minutes?: number; goods?: number }[];
   planId?: number;
   network: string;
   active: boolean;
@@ -827,7 +827,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
                 count: ch.count,
                 shelf_status: rng.chance(0.97) ? 1 : 0,
               });
-              items.push({ channel: ch.channel_number, price: ch.price, cost: goods.cost });
+              items.push({ channel: ch.channel_number, price: ch.price, cost: goods.cost, goods: ch.goods_id });
             }
           } else if (kind === "charging_cable") {
             planColumns = { charge_plan_id: plans.charge!.id };
@@ -1627,24 +1627,6 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       .sort((a, b) => (a.restocked_at as Date).getTime() - (b.restocked_at as Date).getTime());
     await insertMany(tx, "machine_restock", restockRows);
 
-    // Stock consumption: what the lanes of some busy vending machines sold, per goods and day.
-    const busy = machines
-      .filter((m) => m.kind === "vending" && m.active)
-      .sort((a, b) => b.weight - a.weight)
-      .slice(0, 12)
-      .map((m) => m.id);
-    await tx.query(
-      `insert into ${q("stock_consumption")} (goods_id, machine_id, agent_id, agent_path, quantity, money, "date")
-       select goods_id, machine_id, agent_id, agent_path, quantity, money, day from (
-         select c.goods_id, o.machine_id, o.agent_id, o.agent_path, sum(o.delivered_quantity)::bigint as quantity, sum(o.money - o.refund_money)::bigint as money,
-                ((o.order_time at time zone 'UTC') + interval '7 hours')::date as day
-           from ${q("order")} o join ${q("machine_channel")} c on c.machine_id = o.machine_id and c.channel_number = o.channel_number
-          where o.machine_id = any($1) and o.order_time >= $2::timestamptz - interval '14 days' and o.delivered_quantity > 0
-          group by 1, 2, 3, 4, 7
-       ) s order by day desc, machine_id, goods_id limit 300`,
-      [busy, localMidnight.toISOString()],
-    );
-
     // Work orders and recycling deliveries.
     const serviceRows = Array.from({ length: 42 }, (_, i) => {
       const m = rng.pick(live);
@@ -1837,6 +1819,7 @@ async function insertOrders(
   const itemChannel: number[] = [];
   const itemPrice: number[] = [];
   const itemCost: number[] = [];
+  const itemGoods: (number | null)[] = [];
   const itemOffset: number[] = [];
   for (const m of machines) {
     itemOffset.push(itemChannel.length);
@@ -1844,6 +1827,7 @@ async function insertOrders(
       itemChannel.push(it.channel);
       itemPrice.push(it.price);
       itemCost.push(it.cost ?? 0);
+      itemGoods.push(it.goods ?? null);
     }
   }
   // Local hours: quiet nights, a morning peak, lunch, and the evening.
@@ -1889,17 +1873,18 @@ async function insertOrders(
     machines.map((m) => m.kind),
     machines.map((m) => pageOf(m) ?? null),
     itemCost,
+    itemGoods,
   ];
   const h = (k: number) => `(hashint8extended(g, ${k}) & 9223372036854775807)`;
   const sql = `
     insert into ${q("order")} (order_no, mac_name, machine_id, application_id, agent_id, agent_path, shop_id, order_time, pay_time, pay_type,
-                               pay_status, money, refund_money, refund_request_time, refund_time, channel_number, quantity, delivered_quantity,
+                               pay_status, money, refund_money, refund_request_time, refund_time, channel_number, goods_id, quantity, delivered_quantity,
                                is_shipped, is_profit, is_drop, use_status, device_kind, page_id, cost_money, created_at, updated_at)
     with m as (
       select * from unnest($5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $23::text[], $24::bigint[])
         with ordinality as u(id, agent_id, agent_path, shop_id, mac_name, app_id, vend, region, tz, n_items, item_off, kind, page_id, idx)
     ), it as (
-      select * from unnest($17::int[], $18::int[], $25::int[]) with ordinality as u(channel, price, cost, idx)
+      select * from unnest($17::int[], $18::int[], $25::int[], $26::bigint[]) with ordinality as u(channel, price, cost, goods, idx)
     ), r as (
       select g,
              ($16::int[])[1 + ${h(1)} % ${machinePick.length}] as midx,
@@ -1910,7 +1895,7 @@ async function insertOrders(
         from generate_series($1::bigint, $2::bigint) g
     ), t as (
       select r.*, m.id as machine_id, m.agent_id, m.agent_path, m.shop_id, m.mac_name, m.app_id, m.vend, m.region,
-             m.kind, m.page_id, it.channel, it.price, it.cost,
+             m.kind, m.page_id, it.channel, it.price, it.cost, it.goods,
              to_timestamp($3::float8 - r.dd * 86400 + r.hh * 3600 + r.sec - m.tz) as t0
         from r join m on m.idx = r.midx join it on it.idx = m.item_off + 1 + r.h5 % m.n_items
     ), s as (
@@ -1944,6 +1929,7 @@ async function insertOrders(
            case when paid then ($21::int[])[1 + region * 100 + (h6 / 100000) % 100] end,
            status, amount, refund, rq, rt,
            case when vend = 1 then channel end,
+           case when vend = 1 then goods end,
            qty,
            case when paid and not dropped then qty else 0 end,
            case when paid and not dropped then 1 else 0 end,

@@ -569,6 +569,10 @@ export interface Order {
   refund_request_time?: string;
   refund_time?: string;
   channel_number?: number;
+  /**
+   * The goods sold: the lane's goods when the order was placed (set by the server), so that stock consumption keeps naming it after the lane changes.
+   */
+  goods_id?: number;
   quantity?: number;
   delivered_quantity?: number;
   is_shipped?: Switch;
@@ -805,7 +809,7 @@ export interface ShopGroup {
   sort: number;
 }
 /**
- * A stock consumption statistics row: how many of one goods item a device sold on one day, and for how much. Rows are computed by the server; the console only reads them.
+ * Stock consumption by goods, device and business day: how many of one goods item a device sold (delivered) and for how much, and how many were loaded into its lanes. Kept by the server from orders and restocks, in the same transaction as each (server/db/rollups.ts); never written through the API.
  */
 export interface StockConsumption {
   goods_id: number;
@@ -813,6 +817,7 @@ export interface StockConsumption {
   agent_id?: number;
   quantity: number;
   money: Money;
+  restocked?: number;
   date: string;
 }
 /**

@@ -349,3 +349,71 @@ describe("outlets' WIFI and work orders", () => {
     expect((await agentA1.get(`/merchant/service-setting-type`)).status).toBe(403);
   });
 });
+
+describe("manage-stock-list", () => {
+  it("is worked out from orders and restocks: sold, takings and loads by goods, device and business day", async () => {
+    const goods = await fx.createRecord("goods", "agent_a", { stock: 100 });
+    const other = await fx.createRecord("goods", "agent_a", { stock: 100 });
+    const plan = await fx.createRecord("channel_plan", "agent_a", {
+      channels: [{ channel_number: 1, goods_id: goods.id, count: 10, price: 350 }],
+    });
+    const machine = await fx.createRecord("machine", "agent_a", { kind: "vending" });
+    expect(
+      (await agentA.post("/merchant/machine-bind-plan", { id: [machine.id], channel_plan_id: plan.id })).status,
+    ).toBe(200);
+    const lane = (await t.db.query<Row>(`select id, "left" from machine_channel where machine_id = $1`, [machine.id]))
+      .rows[0];
+    const load = await agentA.post("/merchant/machine-replenishment-goods", {
+      id: machine.id,
+      lanes: [{ channel_id: Number(lane.id), quantity: 10 - Number(lane.left) }],
+    });
+    expect(load.status, load.raw).toBe(200);
+    const now = new Date().toISOString();
+    const order = (extra: Row) =>
+      fx.insertRecord("order", "agent_a", {
+        machine_id: machine.id,
+        mac_name: machine.mac_name,
+        channel_number: 1,
+        order_time: now,
+        pay_time: now,
+        refund_money: 0,
+        ...extra,
+      });
+    await order({ pay_status: "paid", money: 700, quantity: 2, delivered_quantity: 2 });
+    const refunded = await order({ pay_status: "paid", money: 350, quantity: 1, delivered_quantity: 1 });
+    await order({ pay_status: "pending", money: 350, quantity: 1, delivered_quantity: 0, pay_time: null });
+    await t.db.query(`update "order" set pay_status = 'partial_refund', refund_money = 100 where id = $1`, [
+      refunded.id,
+    ]);
+    // The lane changes goods: later orders are the new goods', earlier ones stay with the old.
+    await t.db.query(`update machine_channel set goods_id = $2 where id = $1`, [lane.id, other.id]);
+    await order({ pay_status: "paid", money: 350, quantity: 1, delivered_quantity: 1 });
+
+    const today = (await t.db.query<{ d: string }>(`select (now() at time zone 'Asia/Bangkok')::date::text as d`))
+      .rows[0].d;
+    const rows = async (goodsId: unknown) =>
+      (
+        await agentA.get<ListData>(
+          `/merchant/manage-stock-list?page=1&limit=20&machine_id=${machine.id}&goods_id=${goodsId}`,
+        )
+      ).body.data.list.map((r) => [r.date, r.quantity, r.money, r.restocked]);
+    // 2 + 1 delivered; 700 + 350 - 100 taken; the load of the empty lane.
+    expect(await rows(goods.id)).toEqual([[today, 3, 950, 10 - Number(lane.left)]]);
+    expect(await rows(other.id)).toEqual([[today, 1, 350, 0]]);
+    // The same figures straight from the orders.
+    const direct = (
+      await t.db.query<{ sold: string; money: string }>(
+        `select sum(delivered_quantity) as sold, sum(money - refund_money) as money from "order"
+          where machine_id = $1 and goods_id = $2 and pay_status in ('paid', 'refund_requested', 'partial_refund')`,
+        [machine.id, goods.id],
+      )
+    ).rows[0];
+    expect([Number(direct.sold), Number(direct.money)]).toEqual([3, 950]);
+
+    expect((await agentB.get<ListData>(`/merchant/manage-stock-list?machine_id=${machine.id}`)).body.data.list).toEqual(
+      [],
+    );
+    expect((await agentA1.get(`/merchant/manage-stock-list`)).status).toBe(403);
+    expect((await agentA.get(`/merchant/manage-stock-list?goods_id=abc`)).status).toBe(400);
+  });
+});

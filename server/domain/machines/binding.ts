@@ -64,7 +64,7 @@ export const bindingHandlers: Handlers = {
       [ids, owner.agent_path],
     );
     // The device's own records go with it; an operator's binding stays its agent's (operators.ts).
-    for (const table of ["machine_channel", "machine_restock", "machine_replacement"])
+    for (const table of ["machine_channel", "machine_restock", "machine_replacement", "stock_consumption"])
       await tx.query(`update ${q(table)} set agent_id = $2, agent_path = $3 where machine_id = any($1::bigint[])`, [
         ids,
         owner.id,
