@@ -28,7 +28,8 @@ export interface RouteEntry {
   tab?: boolean;
 }
 
-export type ExtensionName = "layout-editor" | "dashboard" | "restock-grid" | "payment-certificates";
+export type ExtensionName =
+  "layout-editor" | "dashboard" | "restock-grid" | "payment-certificates" | "machine-import" | "system-upgrade";
 
 export interface ResourceManifest {
   /** What / shows after sign-in. */

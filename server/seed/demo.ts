@@ -1190,6 +1190,11 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
         "<ul><li>Agents, outlets, devices and lanes.</li><li>Orders, refunds and withdrawals.</li><li>Vending, charging, dryer and car-wash plans.</li></ul>",
       created_at: ago(ORDER_DAYS + 5),
     });
+    // The version this system runs: an upgrade screen offers what was published after it.
+    await tx.query(
+      `insert into sys_state (key, value) values ('installed_version', $1) on conflict (key) do update set value = excluded.value`,
+      [JSON.stringify("1.0.0")],
+    );
     await insertOne(tx, "system_setting", {
       singleton_key: "global",
       site_name: "Mekong Smart Retail",

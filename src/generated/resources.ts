@@ -2,7 +2,8 @@
 import type { EntityName } from "./types.ts";
 
 export type Screen = "list" | "recycle" | "settings" | "create" | "edit";
-export type ExtensionName = "layout-editor" | "machine-import" | "restock-grid" | "payment-certificates" | "dashboard";
+export type ExtensionName =
+  "layout-editor" | "machine-import" | "restock-grid" | "payment-certificates" | "system-upgrade" | "dashboard";
 
 /** A Refine resource definition: one per route of the manifest, identified by the route id. */
 export interface GeneratedResource {
@@ -911,6 +912,7 @@ export const resources: GeneratedResource[] = [
       entity: "version",
       screen: "list",
       permission: "version.list",
+      extension: "system-upgrade",
       canDelete: true,
     },
   },

@@ -1,0 +1,91 @@
+// The system upgrade screen (/setting/upgrade): the installed and the newest version, the upgrade after a
+// confirmation that names the version, the published versions. Screenshots in the five languages at
+// 1440 px and on a 390 px phone.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { openPage, ROOT, SHOTS, signIn, startConsole, type Console } from "./harness.ts";
+
+const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
+const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
+
+let c: Console;
+let installed: string;
+
+beforeAll(async () => {
+  c = await startConsole();
+  installed = String(
+    (await c.db.query<{ value: unknown }>(`select value from sys_state where key = 'installed_version'`)).rows[0].value,
+  );
+  await c.db.query(
+    `insert into version (version_number, upgrade_time, description, content)
+     values ('9.1.0', now(), 'Faster device map', '<ul><li>The map draws 100,000 devices at once.</li><li>Khmer place names.</li></ul>')`,
+  );
+});
+afterAll(async () => {
+  await c?.close();
+});
+
+const installedNow = async () =>
+  (await c.db.query<{ value: unknown }>(`select value from sys_state where key = 'installed_version'`)).rows[0]?.value;
+
+describe("upgrading the system", () => {
+  it("shows both versions, asks before upgrading, and upgrades to the newest", async () => {
+    const tab = await openPage(c);
+    try {
+      await signIn(c, tab.page, "admin");
+      await tab.page.goto(`${c.url}/setting/upgrade`);
+      const screen = tab.page.locator("[data-testid=system-upgrade]");
+      await screen.getByText("Version 9.1.0 is available").waitFor();
+      expect(await tab.page.locator("[data-testid=installed-version]").innerText()).toBe(installed);
+      // The notes are shown as text, never as markup.
+      expect(await tab.page.locator("[data-testid=upgrade-notes] li").allInnerTexts()).toEqual([
+        "The map draws 100,000 devices at once.",
+        "Khmer place names.",
+      ]);
+      await tab.page.locator("[data-testid=upgrade]").click();
+      const confirmation = tab.page.locator(".ant-modal-confirm:visible");
+      await confirmation.waitFor();
+      expect(await confirmation.locator(".ant-modal-confirm-title").innerText()).toBe(
+        "Upgrade the system to version 9.1.0?",
+      );
+      // Nothing changes until the confirmation is accepted.
+      expect(await installedNow()).toBe(installed);
+      const done = tab.page.waitForResponse((r) => r.url().endsWith("/merchant/version-upgrade"));
+      await confirmation.getByRole("button", { name: "Upgrade to 9.1.0" }).click();
+      expect((await done).status()).toBe(200);
+      await tab.page.locator(".ant-message").getByText("Upgraded to version 9.1.0").waitFor();
+      expect(await installedNow()).toBe("9.1.0");
+      await screen.getByText("The system is up to date").waitFor();
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
+
+describe("the upgrade screen in every language", () => {
+  it.each(LANGUAGES)("%s at 1440 px and 390 px (screenshots kept)", async (lng) => {
+    const tab = await openPage(c, { lang: lng });
+    try {
+      await signIn(c, tab.page, "admin");
+      for (const [width, height] of [
+        [1440, 900],
+        [390, 844],
+      ]) {
+        await tab.page.setViewportSize({ width, height });
+        await tab.page.goto(`${c.url}/setting/upgrade`);
+        const screen = tab.page.locator("[data-testid=system-upgrade]");
+        await screen.locator(".ant-table-row").first().waitFor();
+        const text = await screen.innerText();
+        expect(text).toContain(locale(lng, "common").systemUpgrade.history);
+        expect(text).not.toMatch(/systemUpgrade\.|undefined|\{\{/);
+        expect(await tab.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await tab.page.screenshot({ path: join(SHOTS, `system-upgrade-${lng}-${width}.png`), animations: "disabled" });
+      }
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
