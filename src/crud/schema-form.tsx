@@ -65,6 +65,8 @@ interface Props {
   mode?: FormMode;
   serverErrors?: FieldError[];
   submitText?: string;
+  /** The second button's words (Cancel unless a wizard goes back a step). */
+  cancelText?: string;
   /** Fields the route fixes (hidden in the form, sent as they are). */
   fixed?: string[];
   onSubmit: (data: Data) => Promise<void> | void;
@@ -78,6 +80,7 @@ export function SchemaForm({
   mode = "create",
   serverErrors,
   submitText,
+  cancelText,
   fixed,
   onSubmit,
   onCancel,
@@ -142,7 +145,7 @@ export function SchemaForm({
         <Button type="primary" htmlType="submit" loading={saving}>
           {submitText ?? t("actions.save")}
         </Button>
-        {onCancel && <Button onClick={onCancel}>{t("actions.cancel")}</Button>}
+        {onCancel && <Button onClick={onCancel}>{cancelText ?? t("actions.cancel")}</Button>}
       </Space>
     </Form>
   );

@@ -3,7 +3,13 @@ import type { EntityName } from "./types.ts";
 
 export type Screen = "list" | "recycle" | "settings" | "create" | "edit";
 export type ExtensionName =
-  "layout-editor" | "machine-import" | "restock-grid" | "payment-certificates" | "system-upgrade" | "dashboard";
+  | "layout-editor"
+  | "agent-wizard"
+  | "machine-import"
+  | "restock-grid"
+  | "payment-certificates"
+  | "system-upgrade"
+  | "dashboard";
 
 /** A Refine resource definition: one per route of the manifest, identified by the route id. */
 export interface GeneratedResource {
@@ -97,7 +103,7 @@ export const resources: GeneratedResource[] = [
     name: "agent",
     identifier: "manage_list",
     list: "/manage/list",
-    create: "/manage/list/create",
+    create: "/manage/add",
     edit: "/manage/list/edit/:id",
     show: "/manage/list/show/:id",
     meta: {
@@ -107,6 +113,20 @@ export const resources: GeneratedResource[] = [
       screen: "list",
       permission: "agent.list",
       canDelete: true,
+    },
+  },
+  {
+    name: "agent",
+    identifier: "manage_add",
+    create: "/manage/add",
+    meta: {
+      label: "menu:routes.manage_add",
+      parent: "manage",
+      entity: "agent",
+      screen: "create",
+      permission: "agent.add",
+      extension: "agent-wizard",
+      hide: true,
     },
   },
   {

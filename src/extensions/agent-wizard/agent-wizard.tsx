@@ -1,0 +1,205 @@
+// Adding an agent (SPEC §2 "agent ... add wizard"), at /manage/add where the agent list's Add leads:
+// 1. the account (account, password and its confirmation), 2. role and superior (the roles the caller
+// may grant below its own rank, manage-role-down with force_down=1; the parent role among those it may
+// grant; the superior among itself and its subtree, manage-pid-list), 3. the profile. Each step is
+// checked by the agent schema's own rules before the next; the server's field errors bring the user back
+// to the step that holds the field, with everything typed kept.
+import { useQuery } from "@tanstack/react-query";
+import { App, Button, Card, Form, Result, Select, Space, Steps } from "antd";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { api, type ApiError, type FieldError } from "../../app/api.ts";
+import { allowed } from "../../app/providers/access-control.ts";
+import { currentSession } from "../../app/session.ts";
+import { formSchema, SchemaForm } from "../../crud/schema-form.tsx";
+import { useScreen } from "../../crud/resource.ts";
+import type { ExtensionProps } from "../index.ts";
+
+type Data = Record<string, unknown>;
+type Schema = Record<string, unknown> & { properties: Record<string, unknown>; required?: string[] };
+interface Option {
+  id: number;
+  title: string;
+}
+
+/** The agent fields each step asks, in order. */
+export const STEPS = [
+  ["account", "password", "confirm_password"],
+  ["role_id", "parent_role_id", "pid"],
+  ["nickname", "phone", "cate_id", "description"],
+] as const;
+
+/** The agent's add schema narrowed to a step's fields (its rules between them kept). */
+function stepSchema(full: Schema, fields: readonly string[]): Schema {
+  // The other steps' fields and rules are checked on their own steps (and all of them by the server).
+  const { allOf: _allOf, if: _if, then: _then, else: _else, additionalProperties: _more, ...rest } = full;
+  const compare = ((full["x-compare"] as { field: string; other: string }[] | undefined) ?? []).filter(
+    (rule) => fields.includes(rule.field) && fields.includes(rule.other),
+  );
+  const narrowed: Schema = {
+    ...rest,
+    properties: Object.fromEntries(Object.entries(full.properties).filter(([name]) => fields.includes(name))),
+    required: (full.required ?? []).filter((name) => fields.includes(name)),
+  };
+  if (compare.length) narrowed["x-compare"] = compare;
+  else delete narrowed["x-compare"];
+  return narrowed;
+}
+
+const only = (data: Data, fields: readonly string[]): Data =>
+  Object.fromEntries(Object.entries(data).filter(([name]) => fields.includes(name)));
+
+const stepOf = (field: string): number =>
+  Math.max(
+    0,
+    STEPS.findIndex((step) => (step as readonly string[]).includes(field)),
+  );
+
+export function AgentWizard({ route }: ExtensionProps) {
+  const { t } = useTranslation(["agent", "common", "validation"]);
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const screen = useScreen(route?.resource.identifier ?? "manage_list");
+  const { view } = screen;
+  const full = useMemo(() => formSchema(view, "create") as Schema, [view]);
+  const schemas = useMemo(() => STEPS.map((fields) => stepSchema(full, fields)), [full]);
+  const [step, setStep] = useState(0);
+  const [data, setData] = useState<Data>(() => ({ pid: currentSession()?.user.agent_id ?? undefined }));
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [roleForm] = Form.useForm<Data>();
+  const [search, setSearch] = useState("");
+
+  const roles = useQuery({
+    queryKey: ["manage-role-down", 1],
+    queryFn: () => api<Option[]>("manage-role-down", { query: { force_down: 1 } }),
+  });
+  const parentRoles = useQuery({ queryKey: ["manage-role-down", 0], queryFn: () => api<Option[]>("manage-role-down") });
+  const superiors = useQuery({
+    queryKey: ["manage-pid-list", search],
+    queryFn: () => api<Option[]>("manage-pid-list", { query: { keyword: search || undefined } }),
+  });
+
+  if (!allowed("agent.add")) return <Result status="403" title="403" subTitle={t("errors:forbidden")} />;
+
+  const label = (field: string) => t(`agent:fields.${field}.label`);
+  const next = (part: Data) => {
+    setData((current) => ({ ...current, ...part }));
+    setStep((current) => current + 1);
+  };
+  const stepErrors = (index: number) => errors.filter((e) => stepOf(e.field.split("/")[0]) === index);
+
+  const create = async (part: Data) => {
+    const values = { ...data, ...part };
+    setData(values);
+    try {
+      const created = await api<{ id: number }>("manage-add", { method: "POST", body: values });
+      void message.success(t("common:messages.addSuccess"));
+      navigate(`/manage/list/show/${created.id}`);
+    } catch (error) {
+      const failed = error as ApiError;
+      setErrors(failed.fieldErrors ?? []);
+      void message.error(failed.message || t("common:messages.addFailed"));
+      const first = failed.fieldErrors?.[0];
+      if (first) {
+        const at = stepOf(first.field.split("/")[0]);
+        setStep(at);
+        if (at === 1)
+          roleForm.setFields(stepErrors(1).map((e) => ({ name: e.field.split("/")[0], errors: [e.message] })));
+      }
+    }
+  };
+
+  const pickerRule = (field: string) => ({
+    required: true,
+    message: t("validation:required", { field: label(field) }),
+  });
+
+  return (
+    <Card className="screen-card form-card" variant="borderless" data-testid="agent-wizard">
+      <Steps
+        current={step}
+        size="small"
+        responsive
+        style={{ marginBottom: 24 }}
+        items={[
+          { title: t("common:agentWizard.account") },
+          { title: t("common:agentWizard.role") },
+          { title: t("common:agentWizard.profile") },
+        ]}
+      />
+      {step === 0 && (
+        <SchemaForm
+          key="account"
+          view={view}
+          schema={schemas[0]}
+          initial={only(data, STEPS[0])}
+          serverErrors={stepErrors(0)}
+          submitText={t("common:agentWizard.next")}
+          onCancel={() => navigate(screen.listPath)}
+          onSubmit={next}
+        />
+      )}
+      {step === 1 && (
+        <Form
+          form={roleForm}
+          layout="horizontal"
+          labelCol={{ xs: { span: 24 }, md: { flex: "200px" } }}
+          wrapperCol={{ xs: { span: 24 }, md: { flex: "1 1 0" } }}
+          colon={false}
+          initialValues={data}
+          onFinish={next}
+        >
+          <Form.Item name="role_id" label={label("role_id")} rules={[pickerRule("role_id")]}>
+            <Select
+              id="role_id"
+              loading={roles.isLoading}
+              options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.title }))}
+              style={{ maxWidth: 360 }}
+            />
+          </Form.Item>
+          <Form.Item name="parent_role_id" label={label("parent_role_id")} rules={[pickerRule("parent_role_id")]}>
+            <Select
+              id="parent_role_id"
+              loading={parentRoles.isLoading}
+              options={(parentRoles.data ?? []).map((r) => ({ value: r.id, label: r.title }))}
+              style={{ maxWidth: 360 }}
+            />
+          </Form.Item>
+          <Form.Item name="pid" label={label("pid")} rules={[pickerRule("pid")]}>
+            <Select
+              id="pid"
+              showSearch
+              filterOption={false}
+              onSearch={setSearch}
+              loading={superiors.isLoading}
+              options={(superiors.data ?? []).map((a) => ({ value: a.id, label: a.title }))}
+              style={{ maxWidth: 360 }}
+            />
+          </Form.Item>
+          <Form.Item label=" ">
+            <Space>
+              <Button type="primary" htmlType="submit">
+                {t("common:agentWizard.next")}
+              </Button>
+              <Button onClick={() => setStep(0)}>{t("common:actions.back")}</Button>
+            </Space>
+          </Form.Item>
+        </Form>
+      )}
+      {step === 2 && (
+        <SchemaForm
+          key="profile"
+          view={view}
+          schema={schemas[2]}
+          initial={only(data, STEPS[2])}
+          serverErrors={stepErrors(2)}
+          submitText={t("common:actions.save")}
+          cancelText={t("common:actions.back")}
+          onCancel={() => setStep(1)}
+          onSubmit={create}
+        />
+      )}
+    </Card>
+  );
+}
