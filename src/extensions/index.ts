@@ -16,6 +16,9 @@ export const extensions: Partial<Record<ExtensionName, ComponentType<ExtensionPr
   dashboard: lazyScreen(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard)),
   "restock-grid": lazyScreen(() => import("./restock-grid/restock-screen.tsx").then((m) => m.RestockScreen)),
   "machine-import": lazyScreen(() => import("./machine-import/machine-import.tsx").then((m) => m.MachineImport)),
+  "payment-certificates": lazyScreen(() =>
+    import("./payment-certificates/payment-settings.tsx").then((m) => m.PaymentSettings),
+  ),
   "agent-wizard": lazyScreen(() => import("./agent-wizard/agent-wizard.tsx").then((m) => m.AgentWizard)),
   "system-upgrade": lazyScreen(() => import("./system-upgrade/system-upgrade.tsx").then((m) => m.SystemUpgrade)),
 };

@@ -51,6 +51,7 @@ import operatorUnbindMachine from "../../schemas/operations/operator-unbind-mach
 import orderCheck from "../../schemas/operations/order-check.json" with { type: "json" };
 import orderRecycleReview from "../../schemas/operations/order-recycle-review.json" with { type: "json" };
 import orderRefund from "../../schemas/operations/order-refund.json" with { type: "json" };
+import paySettingCertificates from "../../schemas/operations/pay-setting-certificates.json" with { type: "json" };
 import recordHistory from "../../schemas/operations/record-history.json" with { type: "json" };
 import recycleWithdrawAction from "../../schemas/operations/recycle-withdraw-action.json" with { type: "json" };
 import recycleWithdrawList from "../../schemas/operations/recycle-withdraw-list.json" with { type: "json" };
@@ -125,6 +126,7 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "order-check": orderCheck as unknown as JsonSchemaOperation,
   "order-recycle-review": orderRecycleReview as unknown as JsonSchemaOperation,
   "order-refund": orderRefund as unknown as JsonSchemaOperation,
+  "pay-setting-certificates": paySettingCertificates as unknown as JsonSchemaOperation,
   "record-history": recordHistory as unknown as JsonSchemaOperation,
   "recycle-withdraw-action": recycleWithdrawAction as unknown as JsonSchemaOperation,
   "recycle-withdraw-list": recycleWithdrawList as unknown as JsonSchemaOperation,
@@ -199,6 +201,7 @@ export type OperationCall =
   | "order-check"
   | "order-recycle-review"
   | "order-refund"
+  | "pay-setting-certificates"
   | "record-history"
   | "recycle-withdraw-action"
   | "recycle-withdraw-list"

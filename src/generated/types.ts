@@ -1213,6 +1213,10 @@ export interface OrderRefundInput {
   refund_money: Money;
 }
 /**
+ * What each stored payment certificate and key holds, read from the private file: its kind, subject, issuer, SHA-256 fingerprint, validity and days left (negative once expired); a PKCS#12 bundle is opened with the wallet's merchant id. The files themselves are never served.
+ */
+export interface PaySettingCertificatesInput {}
+/**
  * Who changed a record, when, and what: newest first. Needs the right to see the record.
  */
 export interface RecordHistoryInput {
@@ -1390,6 +1394,7 @@ export interface OperationInputs {
   "order-check": OrderCheckInput;
   "order-recycle-review": OrderRecycleReviewInput;
   "order-refund": OrderRefundInput;
+  "pay-setting-certificates": PaySettingCertificatesInput;
   "record-history": RecordHistoryInput;
   "recycle-withdraw-action": RecycleWithdrawActionInput;
   "recycle-withdraw-list": RecycleWithdrawListInput;

@@ -85,6 +85,7 @@ export const annotationKeywords = [
   "x-immutable",
   "x-relation",
   "x-upload",
+  "x-certificate",
   "x-store",
   "x-generated-from",
 ] as const;

@@ -57,6 +57,7 @@ export interface JsonSchemaNode {
   "x-immutable"?: true;
   "x-relation"?: { entity: string };
   "x-upload"?: XUpload;
+  "x-certificate"?: "x509" | "private-key" | "pkcs12";
   "x-store"?: "hash" | "none" | "derived";
   "x-generated-from"?: string;
   [key: string]: unknown;

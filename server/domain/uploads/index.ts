@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fileTypeFromBuffer } from "file-type";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { JsonSchemaNode, XUpload } from "../../../src/schema/types.ts";
@@ -20,6 +20,13 @@ import { models, modelOf, resolveNode } from "../../entities/model.ts";
 import { badRequest, forbidden, HttpError } from "../../http/errors.ts";
 import { languageOf, translate, type Language } from "../../http/i18n.ts";
 import { defineArea, type Area } from "../area.ts";
+import {
+  daysLeft,
+  describeCertificate,
+  NotACertificate,
+  type CertificateFormat,
+  type CertificateInfo,
+} from "./certificates.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -188,6 +195,26 @@ async function detect(data: Buffer, upload: XUpload): Promise<FileType | undefin
   return (await fileTypeFromBuffer(data)) ?? { mime: "application/octet-stream", ext: "bin" };
 }
 
+/** The passwords a wallet's PKCS#12 bundle may be locked with: its merchant id, as the wallets issue them. */
+async function walletPasswords(ctx: Ctx): Promise<string[]> {
+  const { rows } = await sqlOf(ctx).query<{ id: string | null }>(
+    `select social_wallet_mch_id as id from ${q("payment_setting")} limit 1`,
+  );
+  return rows[0]?.id ? [rows[0].id] : [];
+}
+
+/** The file described as the field's kind of certificate, or a translated 400 saying what it should be. */
+async function certificateOf(ctx: Ctx, data: Buffer, format: CertificateFormat): Promise<CertificateInfo> {
+  try {
+    return describeCertificate(data, format, await walletPasswords(ctx));
+  } catch (error) {
+    if (!(error instanceof NotACertificate)) throw error;
+    throw uploadError(ctx.lng, "file", "certificateKind", {
+      kind: translate(ctx.lng, `errors:certificateKinds.${format}`),
+    });
+  }
+}
+
 /** The one file part named "file", read up to the field's limit. */
 async function readUpload(request: FastifyRequest, upload: XUpload, lng: Language): Promise<Buffer> {
   if (!request.isMultipart()) throw uploadError(lng, "file", "uploadMissing");
@@ -332,6 +359,9 @@ export function uploads(uploadDir?: string): Area {
       const accept = [...new Set(upload.accept.map((mime) => typeLabel(mime, upload)))].join(", ");
       throw uploadError(ctx.lng, "file", "uploadFormat", { accept });
     }
+    // A certificate field takes only its own kind of file (a key where a key belongs), read from its bytes.
+    const format = model.schema.properties[field]?.["x-certificate"];
+    const certificate = format ? await certificateOf(ctx, data, format) : undefined;
     const month = new Date().toISOString().slice(0, 7);
     const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
     const root = isPrivate(upload) ? privateDir : publicRoot;
@@ -339,7 +369,45 @@ export function uploads(uploadDir?: string): Area {
     await mkdir(join(root, model.name, month), { recursive: true });
     await writeFile(join(root, path), data, { flag: "wx" });
     const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
-    return { url, size: data.length, mime: type.mime };
+    return { url, size: data.length, mime: type.mime, ...(certificate ? { certificate } : {}) };
+  }
+
+  /** What each stored payment certificate holds, and how many days it has left (pay-setting-certificates). */
+  async function storedCertificates(ctx: Ctx) {
+    const model = modelOf("payment_setting");
+    const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(`select * from ${q(model.table)} limit 1`);
+    const row = rows[0] ?? {};
+    const passwords = await walletPasswords(ctx);
+    const answer = [];
+    for (const [field, node] of Object.entries(model.schema.properties)) {
+      const format = node["x-certificate"];
+      if (!format) continue;
+      const stored = typeof row[field] === "string" ? (row[field] as string) : "";
+      const path = /^private:([a-z0-9_]+\/\d{4}-\d{2}\/[0-9a-f]{16}\.[a-z0-9]+)$/.exec(stored)?.[1];
+      let info: CertificateInfo | null = null;
+      let problem: "ok" | "missing" | "unreadable" = stored ? "ok" : "missing";
+      if (stored && !path) problem = "unreadable";
+      if (path) {
+        const data = await readFile(join(privateDir, path)).catch(() => undefined);
+        if (!data) problem = "unreadable";
+        else {
+          try {
+            info = describeCertificate(data, format, passwords);
+          } catch {
+            problem = "unreadable";
+          }
+        }
+      }
+      answer.push({
+        field,
+        format,
+        set: stored !== "",
+        problem,
+        info,
+        days_left: info?.valid_to ? daysLeft(info.valid_to) : null,
+      });
+    }
+    return answer;
   }
 
   return defineArea({
@@ -348,6 +416,7 @@ export function uploads(uploadDir?: string): Area {
       upload: ({ ctx, input, request }) => store(ctx, request, input.entity, input.field),
       // The goods screens' own upload: the same rules, for goods' image fields only.
       "goods-image": ({ ctx, input, request }) => store(ctx, request, "goods", input.field),
+      "pay-setting-certificates": ({ ctx }) => storedCertificates(ctx),
     },
     setup(app: FastifyInstance, db: Db) {
       const dirs = { publicDir: publicDir!, privateDir };

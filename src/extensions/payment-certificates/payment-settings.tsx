@@ -1,0 +1,319 @@
+// Payment settings (/setting/paySetting, SPEC §3 and §5): the mini-program identity, the social-app wallet,
+// the online wallet, the regional provider and two more, each a section. Secrets are write-only: the
+// server answers only whether one is set, an empty input keeps it, typing replaces it. Each certificate
+// or key shows what the stored file holds (subject, fingerprint, expiry, with a warning within 30 days)
+// and is replaced by an upload the server checks is of the field's own kind. The schema says which
+// fields there are, which are required and which are secret; this screen only lays them out.
+import { CheckCircleOutlined, ExclamationCircleOutlined, UploadOutlined } from "@ant-design/icons";
+import { useQuery } from "@tanstack/react-query";
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Form,
+  Input,
+  Row,
+  Skeleton,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+  Upload,
+} from "antd";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api, postFile, type ApiError } from "../../app/api.ts";
+import { allowed } from "../../app/providers/access-control.ts";
+import { formatDate } from "../../crud/format.ts";
+import { entityView } from "../../crud/model.ts";
+import { MASK } from "../../schema/constants.ts";
+
+type Data = Record<string, unknown>;
+
+interface CertificateInfo {
+  format: "x509" | "private-key" | "pkcs12";
+  subject?: string;
+  issuer?: string;
+  fingerprint: string;
+  valid_to?: string;
+  key?: string;
+  locked?: boolean;
+}
+
+interface StoredCertificate {
+  field: string;
+  set: boolean;
+  problem: "ok" | "missing" | "unreadable";
+  info: CertificateInfo | null;
+  days_left: number | null;
+}
+
+/** The sections, by the fields' name prefix; each field is laid out as its schema says. */
+const SECTIONS = [
+  { key: "mini", prefix: "mini_" },
+  { key: "socialWallet", prefix: "social_wallet_" },
+  { key: "onlineWallet", prefix: "online_wallet_" },
+  { key: "regional", prefix: "regional_" },
+  { key: "others", prefix: "provider_" },
+] as const;
+
+/** Days before expiry from which a certificate is flagged. */
+export const EXPIRY_WARNING_DAYS = 30;
+
+const daysBetween = (iso: string) => Math.floor((Date.parse(iso) - Date.now()) / 86_400_000);
+
+export function PaymentSettings() {
+  const { t, i18n } = useTranslation(["payment_setting", "common", "validation", "errors"]);
+  const { message } = App.useApp();
+  const view = useMemo(() => entityView("payment_setting"), []);
+  const [form] = Form.useForm<Data>();
+  // Certificates uploaded in this visit, by field: their address (sent on save) and what they hold.
+  const [uploaded, setUploaded] = useState<Record<string, { url: string; info: CertificateInfo }>>({});
+  const [saving, setSaving] = useState(false);
+  // Certificate fields are not form inputs: their errors (a refused upload, the server's) are kept here.
+  const [certErrors, setCertErrors] = useState<Record<string, string>>({});
+  const editable = allowed("payment_setting.set");
+  const settings = useQuery({ queryKey: ["pay-setting-get"], queryFn: () => api<Data>("pay-setting-get") });
+  const stored = useQuery({
+    queryKey: ["pay-setting-certificates"],
+    queryFn: () => api<StoredCertificate[]>("pay-setting-certificates"),
+  });
+
+  const required = new Set(view.schema.required ?? []);
+  const label = (field: string) => t(`payment_setting:fields.${field}.label`);
+  const isSet = (field: string) => settings.data?.[field] === MASK;
+
+  if (settings.isLoading) return <Skeleton active />;
+  const failed = (settings.error ?? stored.error) as ApiError | null;
+  if (!settings.data)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        message={failed?.message}
+        action={<Button onClick={() => void settings.refetch()}>{t("common:actions.retry")}</Button>}
+      />
+    );
+
+  const initial: Data = Object.fromEntries(
+    view.fields
+      .filter((f) => !f.writeOnly && settings.data[f.name] !== undefined)
+      .map((f) => [f.name, settings.data[f.name]]),
+  );
+
+  const save = async (values: Data) => {
+    const body: Data = { version: settings.data.version };
+    // What is left empty and was never set is not sent; a secret left empty is kept (MASK); a plain field
+    // emptied is sent empty, for the schema to accept or refuse in words.
+    const empty = (value: unknown) => value === undefined || value === null || value === "";
+    for (const field of view.fields) {
+      const name = field.name;
+      const typed = values[name];
+      if (field.node["x-certificate"]) {
+        if (uploaded[name]) body[name] = uploaded[name].url;
+        else if (isSet(name)) body[name] = MASK;
+      } else if (field.writeOnly) {
+        if (!empty(typed)) body[name] = typed;
+        else if (isSet(name)) body[name] = MASK;
+      } else if (!empty(typed)) body[name] = typed;
+      else if (!empty(initial[name])) body[name] = "";
+    }
+    setSaving(true);
+    try {
+      await api("pay-setting-set", { method: "POST", body });
+      void message.success(t("common:messages.editSuccess"));
+      setUploaded({});
+      form.resetFields(view.fields.filter((f) => f.writeOnly).map((f) => f.name));
+      await Promise.all([settings.refetch(), stored.refetch()]);
+    } catch (error) {
+      const failure = error as ApiError;
+      const errors = (failure.fieldErrors ?? []).map((e) => ({ name: e.field.split("/")[0], message: e.message }));
+      const isCertificate = (name: string) => Boolean(view.byName.get(name)?.node["x-certificate"]);
+      form.setFields(errors.filter((e) => !isCertificate(e.name)).map((e) => ({ name: e.name, errors: [e.message] })));
+      setCertErrors(Object.fromEntries(errors.filter((e) => isCertificate(e.name)).map((e) => [e.name, e.message])));
+      void message.error(failure.message || t("common:messages.editFailed"));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const input = (name: string) => {
+    const field = view.byName.get(name)!;
+    if (field.node["x-certificate"])
+      return (
+        <CertificateField
+          field={name}
+          disabled={!editable}
+          stored={stored.data?.find((c) => c.field === name)}
+          fresh={uploaded[name]?.info}
+          error={certErrors[name]}
+          onUploaded={(url, info) => {
+            setUploaded((current) => ({ ...current, [name]: { url, info } }));
+            setCertErrors(({ [name]: _, ...rest }) => rest);
+          }}
+          onFailed={(text) => setCertErrors((current) => ({ ...current, [name]: text }))}
+        />
+      );
+    if (field.ui.widget === "switch") return <Switch id={name} />;
+    const placeholder = field.writeOnly && isSet(name) ? t("common:paySettings.secretSet") : undefined;
+    if (field.writeOnly && field.ui.widget === "textarea")
+      return <Input.TextArea id={name} rows={3} placeholder={placeholder} autoComplete="off" />;
+    if (field.writeOnly) return <Input.Password id={name} placeholder={placeholder} autoComplete="new-password" />;
+    return <Input id={name} />;
+  };
+
+  const rules = (name: string) => {
+    const field = view.byName.get(name)!;
+    // A secret or certificate already set stays set when left empty.
+    const needed =
+      required.has(name) && !(field.writeOnly && isSet(name)) && !(field.node["x-certificate"] && uploaded[name]);
+    return needed && !field.node["x-certificate"]
+      ? [{ required: true, message: t("validation:required", { field: label(name) }) }]
+      : [];
+  };
+
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      initialValues={initial}
+      disabled={!editable}
+      onFinish={(values) => void save(values)}
+      data-testid="payment-settings"
+    >
+      {failed && <Alert type="error" showIcon message={failed.message} style={{ marginBottom: 16 }} />}
+      <Space direction="vertical" size={16} style={{ width: "100%" }}>
+        {SECTIONS.map((section) => (
+          <Card
+            key={section.key}
+            className="screen-card"
+            variant="borderless"
+            title={t(`common:paySettings.sections.${section.key}`)}
+            data-testid={`pay-section-${section.key}`}
+          >
+            <Row gutter={24}>
+              {view.fields
+                .filter((f) => f.name.startsWith(section.prefix))
+                .map((f) => (
+                  <Col key={f.name} xs={24} lg={f.node["x-certificate"] || f.ui.widget === "textarea" ? 24 : 12}>
+                    <Form.Item
+                      name={f.node["x-certificate"] ? undefined : f.name}
+                      label={label(f.name)}
+                      required={required.has(f.name)}
+                      rules={rules(f.name)}
+                      valuePropName={f.ui.widget === "switch" ? "checked" : "value"}
+                      getValueFromEvent={f.ui.widget === "switch" ? (on: boolean) => (on ? 1 : 0) : undefined}
+                      getValueProps={
+                        f.ui.widget === "switch" ? (value: unknown) => ({ checked: value === 1 }) : undefined
+                      }
+                      extra={
+                        i18n.exists(`payment_setting:fields.${f.name}.help`)
+                          ? t(`payment_setting:fields.${f.name}.help`)
+                          : undefined
+                      }
+                    >
+                      {input(f.name)}
+                    </Form.Item>
+                  </Col>
+                ))}
+            </Row>
+          </Card>
+        ))}
+        {editable && (
+          <Button type="primary" htmlType="submit" loading={saving}>
+            {t("common:actions.save")}
+          </Button>
+        )}
+      </Space>
+    </Form>
+  );
+}
+
+interface CertificateFieldProps {
+  field: string;
+  disabled: boolean;
+  stored?: StoredCertificate;
+  fresh?: CertificateInfo;
+  /** Why the last upload (or the save) was refused. */
+  error?: string;
+  onUploaded: (url: string, info: CertificateInfo) => void;
+  onFailed: (message: string) => void;
+}
+
+/** A certificate or key: what the stored (or just uploaded) file holds, and an upload to replace it. */
+function CertificateField({ field, disabled, stored, fresh, error, onUploaded, onFailed }: CertificateFieldProps) {
+  const { t } = useTranslation(["common"]);
+  const [busy, setBusy] = useState(false);
+  const info = fresh ?? stored?.info ?? null;
+  const days = info?.valid_to ? daysBetween(info.valid_to) : null;
+  const status =
+    days === null ? null : days < 0 ? (
+      <Tag color="red" icon={<ExclamationCircleOutlined />}>
+        {t("paySettings.expired", { date: formatDate(info!.valid_to!) })}
+      </Tag>
+    ) : days <= EXPIRY_WARNING_DAYS ? (
+      <Tag color="orange" icon={<ExclamationCircleOutlined />} data-testid="expiry-warning">
+        {t("paySettings.expiresIn", { count: days, date: formatDate(info!.valid_to!) })}
+      </Tag>
+    ) : (
+      <Tag color="green" icon={<CheckCircleOutlined />}>
+        {t("paySettings.validUntil", { date: formatDate(info!.valid_to!) })}
+      </Tag>
+    );
+  return (
+    <div className="certificate-field" data-testid={`certificate-${field}`}>
+      {info ? (
+        <Descriptions size="small" column={1} bordered className="certificate-info">
+          {info.subject && (
+            <Descriptions.Item label={t("paySettings.subject")}>
+              <Typography.Text style={{ whiteSpace: "pre-line" }}>{info.subject}</Typography.Text>
+            </Descriptions.Item>
+          )}
+          {info.key && <Descriptions.Item label={t("paySettings.key")}>{info.key}</Descriptions.Item>}
+          <Descriptions.Item label={t("paySettings.fingerprint")}>
+            <Typography.Text code copyable className="fingerprint">
+              {info.fingerprint}
+            </Typography.Text>
+          </Descriptions.Item>
+          {info.locked && (
+            <Descriptions.Item label={t("paySettings.subject")}>{t("paySettings.locked")}</Descriptions.Item>
+          )}
+          {status && <Descriptions.Item label={t("paySettings.expiry")}>{status}</Descriptions.Item>}
+        </Descriptions>
+      ) : (
+        <Typography.Text type={stored?.problem === "unreadable" ? "danger" : "secondary"}>
+          {t(stored?.problem === "unreadable" ? "paySettings.unreadable" : "paySettings.none")}
+        </Typography.Text>
+      )}
+      {fresh && <Tag color="blue">{t("paySettings.notSaved")}</Tag>}
+      {error && (
+        <Typography.Text type="danger" className="certificate-error" role="alert">
+          {error}
+        </Typography.Text>
+      )}
+      <Upload
+        showUploadList={false}
+        disabled={disabled}
+        customRequest={({ file }) => {
+          setBusy(true);
+          const blob = file as File;
+          postFile<{ url: string; certificate: CertificateInfo }>(
+            `upload?entity=payment_setting&field=${field}`,
+            blob,
+            blob.name,
+          )
+            .then((answer) => onUploaded(answer.url, answer.certificate))
+            .catch((error: ApiError) => onFailed(error.fieldErrors?.[0]?.message ?? error.message))
+            .finally(() => setBusy(false));
+        }}
+      >
+        <Button icon={<UploadOutlined />} loading={busy} disabled={disabled} style={{ marginTop: 8 }}>
+          {t(info ? "paySettings.replace" : "paySettings.upload")}
+        </Button>
+      </Upload>
+    </div>
+  );
+}
