@@ -6,6 +6,7 @@ import { catalogue } from "./catalogue/index.ts";
 import { goods } from "./goods/index.ts";
 import { machines } from "./machines/index.ts";
 import { money } from "./money/index.ts";
+import { pages } from "./pages/index.ts";
 import { session } from "./session/index.ts";
 import { shops } from "./shops/index.ts";
 import { statistics } from "./statistics/index.ts";
@@ -25,6 +26,7 @@ export const domainAreas = (options: AreaOptions): Area[] => [
   goods,
   machines,
   money,
+  pages,
   shops,
   statistics,
   uploads(options.uploadDir),

@@ -129,6 +129,11 @@ export interface Application {
    */
   install_status: "not_installed" | "installed";
   description?: string;
+  /**
+   * What agents pay for the application; set with application-charge-set. Read-only: set by the server.
+   */
+  charge_type?: "free" | "per_order" | "monthly";
+  charge_amount?: Money;
 }
 /**
  * An advertising banner shown in the customer mini-program, optionally linking to a page, a web address or another mini-program.
@@ -891,6 +896,20 @@ export interface Withdrawal {
   refuse_reason?: string;
 }
 /**
+ * An application's charge: whether agents pay for it, per order or per month, and how much.
+ */
+export interface ApplicationChargeGetInput {
+  id: number;
+}
+/**
+ * Sets an application's charge: free, per order or per month, with its amount (required unless free, 0 when free). Only through this call.
+ */
+export interface ApplicationChargeSetInput {
+  id: number;
+  charge_type: "free" | "per_order" | "monthly";
+  charge_amount?: Money;
+}
+/**
  * The devices a channel plan lays out (bound to it), with the device list's paging, sort and filters.
  */
 export interface ChannelMachineListInput {
@@ -1243,6 +1262,14 @@ export interface RenovationAllMyInput {
   machine_id?: number;
 }
 /**
+ * The modules a page layout is built from (the layout editor's palette), as schemas/page-layout.json defines them: each type with its translated name and the grid styles a page may use only once.
+ */
+export interface RenovationHomeTypeInput {}
+/**
+ * The ways a page shows its header (show type), each with its translated name and how many of the caller's pages use it, in the schema's order.
+ */
+export interface RenovationTypeInput {}
+/**
  * The work orders not dealt with yet (pending), with the work-order list's paging, sort and filters: the home to-do's pending work orders.
  */
 export interface ServiceListNotInput {}
@@ -1343,6 +1370,8 @@ export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
 
 /** Every operation's input by call name. */
 export interface OperationInputs {
+  "application-charge-get": ApplicationChargeGetInput;
+  "application-charge-set": ApplicationChargeSetInput;
   "channel-machine-list": ChannelMachineListInput;
   "channel-plan-my": ChannelPlanMyInput;
   "channel-plan-sync": ChannelPlanSyncInput;
@@ -1399,6 +1428,8 @@ export interface OperationInputs {
   "recycle-withdraw-action": RecycleWithdrawActionInput;
   "recycle-withdraw-list": RecycleWithdrawListInput;
   "renovation-all-my": RenovationAllMyInput;
+  "renovation-home-type": RenovationHomeTypeInput;
+  "renovation-type": RenovationTypeInput;
   "service-list-not": ServiceListNotInput;
   "service-setting-type": ServiceSettingTypeInput;
   "setting-no": SettingNoInput;

@@ -1,0 +1,103 @@
+// Mini-program pages and applications, beyond CRUD.
+//   renovation-type         the page show types, translated, with how many of the caller's pages use each.
+//   renovation-home-type    the layout editor's palette: the module types of schemas/page-layout.json, each
+//                           translated, with the grid styles a page may use only once.
+//   application-charge-get  an application's charge; application-charge-set sets it (the fields are its alone).
+// A page's layout is validated by its schema with the page; the rule the schema cannot say (the three-grid
+// module at most once) is checked here, before every write.
+import { documentSchemas } from "../../../src/generated/schemas.ts";
+import type { JsonSchemaNode } from "../../../src/schema/types.ts";
+import { q } from "../../db/migrate.ts";
+import { scopeOf, sqlOf } from "../../entities/context.ts";
+import type { EntityHooks } from "../../entities/domain.ts";
+import { audit, detail } from "../../entities/engine.ts";
+import { modelOf } from "../../entities/model.ts";
+import { scopeClause } from "../../entities/repository.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
+import { translate } from "../../http/i18n.ts";
+import { defineArea } from "../area.ts";
+
+/** Grid styles a page may use once (schemas/documents/page-layout.ts says so; the schema cannot). */
+export const ONCE_PER_PAGE = ["three_grid"];
+
+const layoutSchema = documentSchemas.find((s) => s.$id === "page_layout")!;
+const definitions = (layoutSchema as { definitions: Record<string, JsonSchemaNode> }).definitions;
+
+/** The module types, in the order the layout document lists them. */
+export const MODULE_TYPES: string[] = (definitions.LayoutModule.anyOf ?? []).map((ref) => {
+  const name = String(ref.$ref).split("/").pop()!;
+  return String((definitions[name].properties!.type as { const: string }).const);
+});
+
+interface LayoutModule {
+  type: string;
+  style?: string;
+}
+
+const pageHooks: EntityHooks = {
+  async beforeWrite(ctx, _tx, values) {
+    const layout = (typeof values.layout === "string" ? JSON.parse(values.layout) : values.layout) as
+      { modules?: LayoutModule[] } | undefined;
+    for (const style of ONCE_PER_PAGE) {
+      const uses = (layout?.modules ?? []).filter((m) => m.type === "grid" && m.style === style).length;
+      if (uses > 1)
+        throw badRequest([{ field: "layout", keyword: "x-once", message: translate(ctx.lng, "errors:threeGridOnce") }]);
+    }
+  },
+};
+
+export const pages = defineArea({
+  name: "pages",
+  hooks: { page: pageHooks },
+  handlers: {
+    async "renovation-type"({ ctx }) {
+      const page = modelOf("page");
+      const types = (page.schema.properties.show_type as { enum: string[] }).enum;
+      const scope = scopeClause(page, scopeOf(ctx.principal), 0);
+      const { rows } = await sqlOf(ctx).query<{ show_type: string; pages: number }>(
+        `select show_type, count(*)::int as pages from ${q("page")}
+          where deleted_at is null${scope.sql} group by show_type`,
+        scope.values,
+      );
+      const counts = new Map(rows.map((r) => [r.show_type, r.pages]));
+      return types.map((value) => ({
+        value,
+        label: translate(ctx.lng, `page:enum.show_type.${value}`),
+        pages: counts.get(value) ?? 0,
+      }));
+    },
+
+    async "renovation-home-type"({ ctx }) {
+      return MODULE_TYPES.map((type) => ({
+        type,
+        label: translate(ctx.lng, `common:layoutModules.${type}`),
+        once: type === "grid" ? ONCE_PER_PAGE : [],
+      }));
+    },
+
+    async "application-charge-get"({ ctx, input }) {
+      const { rows } = await sqlOf(ctx).query<{ id: number; name: string; charge_type: string; charge_amount: number }>(
+        `select id, name, charge_type, charge_amount from ${q("application")} where id = $1`,
+        [input.id],
+      );
+      if (!rows[0]) throw notFound();
+      return { ...rows[0], id: Number(rows[0].id), charge_amount: Number(rows[0].charge_amount) };
+    },
+
+    async "application-charge-set"({ ctx, input }) {
+      const tx = ctx.tx!;
+      const amount = input.charge_type === "free" ? 0 : input.charge_amount!;
+      const { rows } = await tx.query(
+        `update ${q("application")} set charge_type = $2, charge_amount = $3, version = version + 1, updated_at = now()
+          where id = $1 and (charge_type is distinct from $2 or charge_amount is distinct from $3) returning id`,
+        [input.id, input.charge_type, amount],
+      );
+      if (rows.length)
+        await audit(tx, ctx, "application", input.id, "application-charge-set", {
+          charge_type: input.charge_type,
+          charge_amount: amount,
+        });
+      return detail(ctx, modelOf("application"), input.id);
+    },
+  },
+});
