@@ -209,11 +209,15 @@ export class Fixtures {
     }
     // A unique set (an operator bound to a device once): fresh related records each time, so that tests
     // setting one of the fields to another record's value do not make two records share the set.
+    // A set with a relation is made unique by its fresh related record; its other fields stay as they are
+    // (a stock row's date stays a date).
+    const relational = new Set((model.x.unique ?? []).filter((set) => set.some((f) => relationOf(model, f))).flat());
     for (const field of new Set((model.x.unique ?? []).flat())) {
       const target = relationOf(model, field);
       if (!(field in record)) continue;
       // A unique text (a device code, a hardware id): the example's with a number of its own.
-      if (!target && typeof record[field] === "string") record[field] = `${record[field] as string}${++this.counter}`;
+      if (!target && !relational.has(field) && typeof record[field] === "string")
+        record[field] = `${record[field] as string}${++this.counter}`;
       if (!target) continue;
       const owner2 = modelOf(target).scoped ? owner : "admin";
       record[field] = (await this.createRecord(target, owner2, {}, [...resolving, entity])).id as number;
