@@ -19,6 +19,7 @@ export const extensions: Partial<Record<ExtensionName, ComponentType<ExtensionPr
   "payment-certificates": lazyScreen(() =>
     import("./payment-certificates/payment-settings.tsx").then((m) => m.PaymentSettings),
   ),
+  "layout-editor": lazyScreen(() => import("./layout-editor/layout-editor.tsx").then((m) => m.LayoutEditor)),
   "agent-wizard": lazyScreen(() => import("./agent-wizard/agent-wizard.tsx").then((m) => m.AgentWizard)),
   "system-upgrade": lazyScreen(() => import("./system-upgrade/system-upgrade.tsx").then((m) => m.SystemUpgrade)),
 };

@@ -1,0 +1,506 @@
+// The page layout editor (/page/add and /page/edit/:id, SPEC §2 "page scheme list and layout editor"):
+// a palette of modules dragged onto the page (or added with a click or the keyboard), reordered by
+// dragging (dnd-kit, keyboard included), each module's settings beside it with SPEC §9's image ratios, a
+// live phone-sized preview, undo (the button or Ctrl+Z), and the page's own fields below. The layout is
+// checked by schemas/page-layout.json here and again by the server, which also refuses a second
+// three-grid module; leaving with unsaved changes asks first.
+import { DeleteOutlined, HolderOutlined, PlusOutlined, UndoOutlined } from "@ant-design/icons";
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  useDraggable,
+  useDroppable,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from "@dnd-kit/core";
+import {
+  arrayMove,
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
+import { useQuery } from "@tanstack/react-query";
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  ColorPicker,
+  Empty,
+  Form,
+  Input,
+  InputNumber,
+  Result,
+  Row,
+  Segmented,
+  Select,
+  Skeleton,
+  Space,
+  Switch,
+  Typography,
+} from "antd";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useParams } from "react-router";
+import { api, type ApiError } from "../../app/api.ts";
+import { allowed } from "../../app/providers/access-control.ts";
+import { editableData } from "../../crud/form-screen.tsx";
+import { useScreen } from "../../crud/resource.ts";
+import { formSchema, SchemaForm } from "../../crud/schema-form.tsx";
+import type { ExtensionProps } from "../index.ts";
+import {
+  BACKGROUND_RATIO,
+  BANNER_RATIO,
+  layoutProblems,
+  MODULE_TYPES,
+  newModule,
+  RATIO_BY_COLUMNS,
+  styleTaken,
+  type LayoutModule,
+  type ModuleType,
+} from "./layout.ts";
+import { ModulePreview } from "./preview.tsx";
+
+type Data = Record<string, unknown>;
+const PALETTE = "palette:";
+const CELL_RATIOS = ["2:1", "15:16", "4:5", "4:1", "2:5", "6:7", "4:3"];
+
+export function LayoutEditor({ route }: ExtensionProps) {
+  const { id } = useParams();
+  const editing = route?.action === "edit";
+  const record = useQuery({
+    queryKey: ["renovation-detail", id],
+    queryFn: () => api<Data>("renovation-detail", { query: { id } }),
+    enabled: editing && Boolean(id),
+    gcTime: 0,
+  });
+  if (!allowed(editing ? "page.update" : "page.add")) return <Result status="403" title="403" />;
+  if (editing && (record.isLoading || !record.data))
+    return record.error ? (
+      <Alert type="error" showIcon message={(record.error as ApiError).message} />
+    ) : (
+      <Skeleton active />
+    );
+  return <Editor key={id ?? "new"} routeId={route?.resource.identifier ?? "page_list"} record={record.data} />;
+}
+
+function Editor({ routeId, record }: { routeId: string; record?: Data }) {
+  const { t } = useTranslation(["page", "common", "errors"]);
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const screen = useScreen(routeId);
+  const { view } = screen;
+  const initialModules = ((record?.layout as { modules?: LayoutModule[] } | undefined)?.modules ??
+    []) as LayoutModule[];
+  const [modules, setModules] = useState<LayoutModule[]>(initialModules);
+  const [past, setPast] = useState<LayoutModule[][]>([]);
+  const [selected, setSelected] = useState<string | undefined>(initialModules[0]?.id);
+  const [dirty, setDirty] = useState(false);
+  const [serverErrors, setServerErrors] = useState<ApiError["fieldErrors"]>([]);
+  const [problems, setProblems] = useState<string[]>([]);
+  const palette = useQuery({
+    queryKey: ["renovation-home-type"],
+    queryFn: () => api<{ type: ModuleType; label: string }[]>("renovation-home-type"),
+  });
+  const labelOf = (type: string) =>
+    palette.data?.find((p) => p.type === type)?.label ?? t(`common:layoutModules.${type}`);
+
+  // The page's own fields: its schema's form, the layout left to the editor.
+  const schema = useMemo(() => {
+    const full = formSchema(view, record ? "edit" : "create") as Data & { properties: Data };
+    const { layout: _layout, ...properties } = full.properties;
+    return { ...full, properties };
+  }, [view, record]);
+
+  const commit = useCallback(
+    (next: LayoutModule[]) => {
+      setPast((history) => [...history.slice(-49), modules]);
+      setModules(next);
+      setDirty(true);
+    },
+    [modules],
+  );
+  const undo = useCallback(() => {
+    setPast((history) => {
+      if (!history.length) return history;
+      setModules(history[history.length - 1]);
+      return history.slice(0, -1);
+    });
+  }, []);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const typing = (event.target as HTMLElement | null)?.closest("input, textarea, [contenteditable=true]");
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z" && !typing) {
+        event.preventDefault();
+        undo();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [undo]);
+
+  // Closing the tab or leaving the browser page with unsaved changes asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", onUnload);
+    return () => window.removeEventListener("beforeunload", onUnload);
+  }, [dirty]);
+
+  const add = (type: ModuleType, at = modules.length) => {
+    const module = newModule(type);
+    commit([...modules.slice(0, at), module, ...modules.slice(at)]);
+    setSelected(module.id);
+  };
+  const change = (next: LayoutModule) => {
+    if (next.type === "grid" && styleTaken(modules, next.style, next.id)) {
+      void message.error(t("errors:threeGridOnce"));
+      return;
+    }
+    commit(modules.map((m) => (m.id === next.id ? next : m)));
+  };
+  const remove = (moduleId: string) =>
+    modal.confirm({
+      title: t("common:layoutEditor.removeTitle", { module: labelOf(modules.find((m) => m.id === moduleId)!.type) }),
+      okButtonProps: { danger: true },
+      okText: t("common:actions.delete"),
+      cancelText: t("common:actions.cancel"),
+      onOk: () => commit(modules.filter((m) => m.id !== moduleId)),
+    });
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over) return;
+    const activeId = String(active.id);
+    const overIndex = modules.findIndex((m) => m.id === over.id);
+    if (activeId.startsWith(PALETTE)) {
+      add(activeId.slice(PALETTE.length) as ModuleType, overIndex < 0 ? modules.length : overIndex);
+      return;
+    }
+    const from = modules.findIndex((m) => m.id === activeId);
+    if (from >= 0 && overIndex >= 0 && from !== overIndex) commit(arrayMove(modules, from, overIndex));
+  };
+
+  const save = async (fields: Data) => {
+    const layout = { modules };
+    const found = layoutProblems(layout);
+    setProblems(found);
+    if (found.length) return;
+    const body = { ...fields, layout, ...(record ? { id: record.id, version: record.version } : {}) };
+    try {
+      const saved = await api<Data>(record ? "renovation-update" : "renovation-add", { method: "POST", body });
+      setDirty(false);
+      setServerErrors([]);
+      void message.success(t(record ? "common:messages.editSuccess" : "common:messages.addSuccess"));
+      if (!record) navigate(`/page/edit/${String(saved.id)}`, { replace: true });
+      else navigate(0);
+    } catch (error) {
+      const failed = error as ApiError;
+      setServerErrors(failed.fieldErrors ?? []);
+      void message.error(failed.message);
+    }
+  };
+
+  const current = modules.find((m) => m.id === selected);
+  const layoutError = serverErrors?.find((e) => e.field.startsWith("layout"))?.message;
+  return (
+    <Space direction="vertical" size={16} style={{ width: "100%" }} data-testid="layout-editor">
+      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={5}>
+            <Card className="screen-card" variant="borderless" title={t("common:layoutEditor.palette")} size="small">
+              <Space direction="vertical" style={{ width: "100%" }} data-testid="layout-palette">
+                {MODULE_TYPES.map((type) => (
+                  <PaletteItem key={type} type={type} label={labelOf(type)} onAdd={() => add(type)} />
+                ))}
+              </Space>
+            </Card>
+          </Col>
+          <Col xs={24} lg={7}>
+            <Card
+              className="screen-card"
+              variant="borderless"
+              size="small"
+              title={t("common:layoutEditor.modules")}
+              extra={
+                <Button icon={<UndoOutlined />} disabled={!past.length} onClick={undo} data-testid="layout-undo">
+                  {t("common:layoutEditor.undo")}
+                </Button>
+              }
+            >
+              {layoutError && <Alert type="error" showIcon message={layoutError} style={{ marginBottom: 8 }} />}
+              {problems.length > 0 && (
+                <Alert
+                  type="error"
+                  showIcon
+                  message={t("common:layoutEditor.invalid")}
+                  description={problems.join("; ")}
+                  style={{ marginBottom: 8 }}
+                />
+              )}
+              <Canvas>
+                <SortableContext items={modules.map((m) => m.id)} strategy={verticalListSortingStrategy}>
+                  {modules.length === 0 ? (
+                    <Empty description={t("common:layoutEditor.empty")} />
+                  ) : (
+                    modules.map((m) => (
+                      <SortableModule
+                        key={m.id}
+                        module={m}
+                        label={labelOf(m.type)}
+                        selected={m.id === selected}
+                        onSelect={() => setSelected(m.id)}
+                        onRemove={() => remove(m.id)}
+                      />
+                    ))
+                  )}
+                </SortableContext>
+              </Canvas>
+            </Card>
+          </Col>
+          <Col xs={24} lg={6}>
+            <Card className="screen-card" variant="borderless" size="small" title={t("common:layoutEditor.settings")}>
+              {current ? (
+                <ModuleSettings key={current.id} module={current} onChange={change} />
+              ) : (
+                <Typography.Text type="secondary">{t("common:layoutEditor.pick")}</Typography.Text>
+              )}
+            </Card>
+          </Col>
+          <Col xs={24} lg={6}>
+            <Card className="screen-card" variant="borderless" size="small" title={t("common:layoutEditor.preview")}>
+              <div className="phone-preview" data-testid="layout-preview">
+                {modules.map((m) => (
+                  <ModulePreview key={m.id} module={m} label={labelOf(m.type)} />
+                ))}
+              </div>
+            </Card>
+          </Col>
+        </Row>
+      </DndContext>
+      <Card className="screen-card form-card" variant="borderless" title={t("common:layoutEditor.page")}>
+        <Typography.Paragraph type="secondary">
+          {t("common:layoutEditor.backgroundRatio", { ratio: BACKGROUND_RATIO })}
+        </Typography.Paragraph>
+        <SchemaForm
+          view={view}
+          schema={schema}
+          mode={record ? "edit" : "create"}
+          initial={record ? editableData(view, record) : {}}
+          serverErrors={serverErrors}
+          onCancel={() => navigate(screen.listPath)}
+          onSubmit={save}
+        />
+      </Card>
+    </Space>
+  );
+}
+
+function PaletteItem({ type, label, onAdd }: { type: ModuleType; label: string; onAdd: () => void }) {
+  const { attributes, listeners, setNodeRef, transform } = useDraggable({ id: `${PALETTE}${type}` });
+  return (
+    <div
+      ref={setNodeRef}
+      className="palette-item"
+      data-testid={`palette-${type}`}
+      style={{ transform: CSS.Translate.toString(transform) }}
+    >
+      <span className="drag-handle" {...attributes} {...listeners}>
+        <HolderOutlined /> {label}
+      </span>
+      <Button size="small" type="text" icon={<PlusOutlined />} aria-label={label} onClick={onAdd} />
+    </div>
+  );
+}
+
+function Canvas({ children }: { children: React.ReactNode }) {
+  const { setNodeRef, isOver } = useDroppable({ id: "canvas" });
+  return (
+    <div ref={setNodeRef} className={`layout-canvas${isOver ? " over" : ""}`} data-testid="layout-canvas">
+      {children}
+    </div>
+  );
+}
+
+interface SortableModuleProps {
+  module: LayoutModule;
+  label: string;
+  selected: boolean;
+  onSelect: () => void;
+  onRemove: () => void;
+}
+
+function SortableModule({ module, label, selected, onSelect, onRemove }: SortableModuleProps) {
+  const { t } = useTranslation("common");
+  const { attributes, listeners, setNodeRef, transform, transition } = useSortable({ id: module.id });
+  return (
+    <div
+      ref={setNodeRef}
+      className={`layout-module${selected ? " selected" : ""}`}
+      style={{ transform: CSS.Transform.toString(transform), transition }}
+      data-testid="layout-module"
+      data-type={module.type}
+      onClick={onSelect}
+    >
+      <span
+        className="drag-handle"
+        {...attributes}
+        {...listeners}
+        aria-label={t("layoutEditor.move", { module: label })}
+      >
+        <HolderOutlined />
+      </span>
+      <span className="module-label">{label}</span>
+      <Button
+        size="small"
+        type="text"
+        danger
+        icon={<DeleteOutlined />}
+        aria-label={t("actions.delete")}
+        onClick={(event) => {
+          event.stopPropagation();
+          onRemove();
+        }}
+      />
+    </div>
+  );
+}
+
+interface SettingsProps {
+  module: LayoutModule;
+  onChange: (next: LayoutModule) => void;
+}
+
+/** One module's settings, as its part of the layout document allows. */
+function ModuleSettings({ module, onChange }: SettingsProps) {
+  const { t } = useTranslation("common");
+  const item = (name: string, child: React.ReactNode, help?: string) => (
+    <Form.Item label={t(`layoutEditor.fields.${name}`)} help={help} style={{ marginBottom: 12 }}>
+      {child}
+    </Form.Item>
+  );
+  const set = (patch: Partial<LayoutModule>) => onChange({ ...module, ...patch } as LayoutModule);
+  switch (module.type) {
+    case "banner":
+      return (
+        <Form layout="vertical" data-testid="module-settings">
+          {item(
+            "count",
+            <InputNumber min={1} max={10} value={module.count} onChange={(v) => v && set({ count: v })} />,
+            t("layoutEditor.ratio", { ratio: BANNER_RATIO }),
+          )}
+          {item(
+            "interval",
+            <InputNumber
+              min={1000}
+              max={20000}
+              step={500}
+              value={module.interval}
+              onChange={(v) => v && set({ interval: v })}
+            />,
+          )}
+        </Form>
+      );
+    case "grid":
+      return (
+        <Form layout="vertical" data-testid="module-settings">
+          {item(
+            "columns",
+            <Segmented
+              options={[1, 2, 3, 4, 5]}
+              value={module.columns}
+              onChange={(v) => set({ columns: Number(v), ratio: RATIO_BY_COLUMNS[Number(v) - 1] })}
+            />,
+          )}
+          {item(
+            "style",
+            <Select
+              id="grid-style"
+              value={module.style}
+              onChange={(style) => set({ style })}
+              options={["plain", "card", "three_grid"].map((s) => ({ value: s, label: t(`layoutEditor.styles.${s}`) }))}
+            />,
+          )}
+          {item(
+            "ratio",
+            <Select
+              value={module.ratio}
+              onChange={(ratio) => set({ ratio })}
+              options={CELL_RATIOS.map((r) => ({ value: r, label: r }))}
+            />,
+            t("layoutEditor.ratio", { ratio: RATIO_BY_COLUMNS[module.columns - 1] }),
+          )}
+          {item(
+            "items",
+            <InputNumber
+              min={1}
+              max={20}
+              value={module.items.length}
+              onChange={(n) =>
+                n && set({ items: Array.from({ length: n }, (_, i) => module.items[i] ?? { image: "" }) })
+              }
+            />,
+          )}
+        </Form>
+      );
+    case "goods":
+      return (
+        <Form layout="vertical" data-testid="module-settings">
+          {item(
+            "columns",
+            <Segmented options={[1, 2, 3]} value={module.columns} onChange={(v) => set({ columns: Number(v) })} />,
+          )}
+          {item("showPrice", <Switch checked={module.showPrice} onChange={(showPrice) => set({ showPrice })} />)}
+        </Form>
+      );
+    case "notice":
+      return (
+        <Form layout="vertical" data-testid="module-settings">
+          {item(
+            "color",
+            <ColorPicker
+              value={module.color}
+              disabledAlpha
+              onChangeComplete={(c) => set({ color: c.toHexString().slice(0, 7) })}
+            />,
+          )}
+        </Form>
+      );
+    case "image":
+      return (
+        <Form layout="vertical" data-testid="module-settings">
+          {item(
+            "image",
+            <Input value={module.image} maxLength={1024} onChange={(e) => set({ image: e.target.value })} />,
+          )}
+          {item(
+            "link",
+            <Input
+              value={module.link ?? ""}
+              maxLength={1024}
+              onChange={(e) => set({ link: e.target.value || undefined })}
+            />,
+          )}
+        </Form>
+      );
+    case "spacer":
+      return (
+        <Form layout="vertical" data-testid="module-settings">
+          {item(
+            "height",
+            <InputNumber min={0} max={200} value={module.height} onChange={(v) => v !== null && set({ height: v })} />,
+          )}
+        </Form>
+      );
+  }
+}
