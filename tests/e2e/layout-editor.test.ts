@@ -66,7 +66,10 @@ describe("the page layout editor", () => {
       const handle = modules(page).nth(2).locator(".drag-handle");
       await handle.focus();
       await page.keyboard.press("Space");
+      // Picked up (as a screen reader hears it), then moved over the module above, then dropped.
+      await expect.poll(() => handle.getAttribute("aria-pressed")).toBe("true");
       await page.keyboard.press("ArrowUp");
+      await expect.poll(() => modules(page).nth(2).evaluate((n) => (n as HTMLElement).style.transform)).not.toBe("");
       await page.keyboard.press("Space");
       await expect.poll(() => types(page)).toEqual(["banner", "notice", "grid", "grid"]);
 
