@@ -69,7 +69,13 @@ describe("the page layout editor", () => {
       // Picked up (as a screen reader hears it), then moved over the module above, then dropped.
       await expect.poll(() => handle.getAttribute("aria-pressed")).toBe("true");
       await page.keyboard.press("ArrowUp");
-      await expect.poll(() => modules(page).nth(2).evaluate((n) => (n as HTMLElement).style.transform)).not.toBe("");
+      await expect
+        .poll(() =>
+          modules(page)
+            .nth(2)
+            .evaluate((n) => (n as HTMLElement).style.transform),
+        )
+        .not.toBe("");
       await page.keyboard.press("Space");
       await expect.poll(() => types(page)).toEqual(["banner", "notice", "grid", "grid"]);
 
@@ -81,10 +87,13 @@ describe("the page layout editor", () => {
 
       // The page itself: its name and the required background image.
       await page.locator("#root_name").fill("Songkran home");
-      await page
-        .locator(".ant-form-item:has(label[for=root_bg_image]) input[type=file]")
+      const background = page.locator(
+        `.ant-form-item:has(> .ant-form-item-row > .ant-form-item-label > label[for="root_bg_image"])`,
+      );
+      await background
+        .locator("input[type=file]")
         .setInputFiles({ name: "bg.png", mimeType: "image/png", buffer: tinyPng() });
-      await page.locator(".ant-form-item:has(label[for=root_bg_image]) .ant-upload-list-item").first().waitFor();
+      await background.locator(".ant-upload-list-item").first().waitFor();
       const saved = page.waitForResponse((r) => r.url().endsWith("/merchant/renovation-add"));
       await page.locator(".form-actions .ant-btn-primary").click();
       const answer = await saved;

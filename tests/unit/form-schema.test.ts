@@ -296,8 +296,13 @@ describe("labelOf", () => {
 describe("translateErrors", () => {
   it("names required fields by their labels", () => {
     const errors = errorsOf("notice", {});
-    expect(errors.map((e) => e.message).sort()).toEqual(["Content is required", "Title is required"]);
-    expect(errors.map((e) => e.property).sort()).toEqual(["content", "title"]);
+    // The status too: a notice starts enabled or disabled as the add form says (x-states initial).
+    expect(errors.map((e) => e.message).sort()).toEqual([
+      "Content is required",
+      "Status is required",
+      "Title is required",
+    ]);
+    expect(errors.map((e) => e.property).sort()).toEqual(["content", "status", "title"]);
     expect(errors.every((e) => e.stack === e.message)).toBe(true);
   });
 
@@ -316,7 +321,7 @@ describe("translateErrors", () => {
   });
 
   it("reports a conditional branch's own errors, not the if", () => {
-    const errors = errorsOf("banner", { title: "x", picture: "/a.png", skip_type: "mini_program", sort: 1 });
+    const errors = errorsOf("banner", { title: "x", picture: "/a.png", skip_type: "mini_program", sort: 1, status: 1 });
     expect(errors.map((e) => e.name)).not.toContain("if");
     expect(errors.map((e) => e.message)).toEqual(["Mini-program AppID is required", "Mini-program secret is required"]);
   });
@@ -338,7 +343,7 @@ describe("translateErrors", () => {
 
   it("speaks Chinese when the language is zh", async () => {
     await i18n.changeLanguage("zh");
-    expect(messagesOf("notice", {}).sort()).toEqual(["内容不能为空", "标题不能为空"].sort());
+    expect(messagesOf("notice", {}).sort()).toEqual(["内容不能为空", "标题不能为空", "状态不能为空"].sort());
     expect(
       messagesOf("modify-password", {
         old_password: "s3cret-pass",

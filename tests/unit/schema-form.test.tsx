@@ -82,10 +82,11 @@ describe("SchemaForm", () => {
     await waitFor(() => expect(screen.queryByText("Title is required")).toBeNull());
     await user.click(save());
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    // The status starts at its default (enabled); a sort nobody typed is not made up.
     expect(onSubmit.mock.calls[0][0]).toEqual({
       title: "Maintenance on Sunday",
       content: "Machines are serviced from 06:00.",
-      sort: 0,
+      status: 1,
     });
   });
 

@@ -179,7 +179,11 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
+  // The page as a whole is a drop target only for a module coming from the palette; a module being
+  // reordered lands on the module it is over.
+  const [fromPalette, setFromPalette] = useState(false);
   const onDragEnd = ({ active, over }: DragEndEvent) => {
+    setFromPalette(false);
     if (!over) return;
     const activeId = String(active.id);
     const overIndex = modules.findIndex((m) => m.id === over.id);
@@ -215,7 +219,13 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
   const layoutError = serverErrors?.find((e) => e.field.startsWith("layout"))?.message;
   return (
     <Space direction="vertical" size={16} style={{ width: "100%" }} data-testid="layout-editor">
-      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragStart={({ active }) => setFromPalette(String(active.id).startsWith(PALETTE))}
+        onDragCancel={() => setFromPalette(false)}
+        onDragEnd={onDragEnd}
+      >
         <Row gutter={[16, 16]}>
           <Col xs={24} lg={5}>
             <Card className="screen-card" variant="borderless" title={t("common:layoutEditor.palette")} size="small">
@@ -248,7 +258,7 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
                   style={{ marginBottom: 8 }}
                 />
               )}
-              <Canvas>
+              <Canvas accepts={fromPalette}>
                 <SortableContext items={modules.map((m) => m.id)} strategy={verticalListSortingStrategy}>
                   {modules.length === 0 ? (
                     <Empty description={t("common:layoutEditor.empty")} />
@@ -323,8 +333,8 @@ function PaletteItem({ type, label, onAdd }: { type: ModuleType; label: string; 
   );
 }
 
-function Canvas({ children }: { children: React.ReactNode }) {
-  const { setNodeRef, isOver } = useDroppable({ id: "canvas" });
+function Canvas({ accepts, children }: { accepts: boolean; children: React.ReactNode }) {
+  const { setNodeRef, isOver } = useDroppable({ id: "canvas", disabled: !accepts });
   return (
     <div ref={setNodeRef} className={`layout-canvas${isOver ? " over" : ""}`} data-testid="layout-canvas">
       {children}
