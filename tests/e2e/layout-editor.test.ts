@@ -87,6 +87,10 @@ describe("the page layout editor", () => {
 
       // The page itself: its name and the required background image.
       await page.locator("#root_name").fill("Songkran home");
+      // A page sells through a plan: the first channel plan offered.
+      await page.locator("#root_channel_plan_id").click();
+      await page.locator(".ant-select-dropdown .ant-select-item-option").locator("visible=true").first().waitFor();
+      await page.locator("#root_channel_plan_id").press("Enter");
       const background = page.locator(
         `.ant-form-item:has(> .ant-form-item-row > .ant-form-item-label > label[for="root_bg_image"])`,
       );

@@ -111,12 +111,9 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
   const labelOf = (type: string) =>
     palette.data?.find((p) => p.type === type)?.label ?? t(`common:layoutModules.${type}`);
 
-  // The page's own fields: its schema's form, the layout left to the editor.
-  const schema = useMemo(() => {
-    const full = formSchema(view, record ? "edit" : "create") as Data & { properties: Data };
-    const { layout: _layout, ...properties } = full.properties;
-    return { ...full, properties };
-  }, [view, record]);
+  // The page's own fields: its schema's form (the layout is a hidden field there; the editor's modules
+  // replace it when saving).
+  const schema = useMemo(() => formSchema(view, record ? "edit" : "create"), [view, record]);
 
   const commit = useCallback(
     (next: LayoutModule[]) => {
@@ -306,7 +303,7 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
           view={view}
           schema={schema}
           mode={record ? "edit" : "create"}
-          initial={record ? editableData(view, record) : {}}
+          initial={record ? editableData(view, record) : { layout: { modules: [] } }}
           serverErrors={serverErrors}
           onCancel={() => navigate(screen.listPath)}
           onSubmit={save}
