@@ -295,8 +295,11 @@ describe("the frame", () => {
  * seed fills every list. A list that comes up empty fails the test until it is named here.
  */
 const EMPTY_IN_DEMO: string[] = [];
-/** The create forms, detail and edit screens the test opens. */
-const OPENED_SCREENS = 81;
+/**
+ * The create forms, detail and edit screens the test opens (79 since /setting/upgrade became the
+ * hand-written upgrade screen: the versions' generated forms stay under /version/list).
+ */
+const OPENED_SCREENS = 79;
 
 describe("every route", () => {
   const listed = resources.filter((r) => r.list && !r.meta.hide);
