@@ -167,7 +167,9 @@ describe.each(tables)("%s", (name) => {
           if (other !== field)
             for (const [i, id] of ids.entries()) {
               const target = relationOf(model, other);
-              const value = target ? (await fx.createRecord(target, "admin")).id : 900 + i;
+              // A value of the field's own kind, one per row (a stock row's date is a day).
+              const day = model.fields.get(other)?.kind === "date";
+              const value = target ? (await fx.createRecord(target, "admin")).id : day ? `2026-01-${10 + i}` : 900 + i;
               await fx.setColumn(name, id, other, value);
             }
         // A value no two rows may share on its own (a device code): the second row's only contains it.
