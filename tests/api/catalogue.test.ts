@@ -323,6 +323,15 @@ describe("outlets' WIFI and work orders", () => {
     expect((await agentA1.get(`/merchant/shop-check-wifi?shop_id=${shop.id}`)).status).toBe(403);
   });
 
+  it("lets exactly one of eight identical batches in at once (the unique index decides, not a read first)", async () => {
+    const shop = await fx.createRecord("shop", "agent_a");
+    const body = { shop_id: shop.id, prefix: "Race-", count: 5, start_number: 1 };
+    const replies = await Promise.all(Array.from({ length: 8 }, () => agentA.post("/merchant/shop-wifi-add", body)));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    const { rows } = await t.db.query<{ n: string }>(`select count(*) as n from wifi where shop_id = $1`, [shop.id]);
+    expect(Number(rows[0].n)).toBe(5);
+  });
+
   it("service-list-not lists only the work orders not dealt with yet, in the caller's scope", async () => {
     const pending = await fx.insertRecord("service_order", "agent_a", { status: "pending" });
     const done = await fx.insertRecord("service_order", "agent_a", { status: "completed" });
@@ -409,6 +418,12 @@ describe("manage-stock-list", () => {
       )
     ).rows[0];
     expect([Number(direct.sold), Number(direct.money)]).toEqual([3, 950]);
+
+    // Twenty orders written at once, each in its own transaction: the day's row adds every one of them.
+    await Promise.all(
+      Array.from({ length: 20 }, () => order({ pay_status: "paid", money: 350, quantity: 1, delivered_quantity: 1 })),
+    );
+    expect(await rows(other.id)).toEqual([[today, 21, 21 * 350, 0]]);
 
     expect((await agentB.get<ListData>(`/merchant/manage-stock-list?machine_id=${machine.id}`)).body.data.list).toEqual(
       [],

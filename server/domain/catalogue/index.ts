@@ -14,6 +14,7 @@
 // copy of refuses the whole sync, naming them. channel-plan-my lists the caller's own plans (copies
 // included); channel-machine-list the devices a plan lays out.
 import type { Queryable } from "../../db/db.ts";
+import { entityKeyBase, fieldLabelKey } from "../../../src/schema/keys.ts";
 import { q } from "../../db/migrate.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import type { EntityHooks } from "../../entities/domain.ts";
@@ -78,7 +79,7 @@ async function refuseNotBelow(tx: Queryable, ctx: Ctx, field: string, list: numb
 
 /** A 409 naming the fields a copy cannot change (translated labels). */
 function refuseLocked(ctx: Ctx, entity: string, changed: string[]): never {
-  const labels = changed.map((f) => translate(ctx.lng, `${entity}:fields.${f}.label`));
+  const labels = changed.map((f) => translate(ctx.lng, fieldLabelKey(entityKeyBase(entity), f)));
   throw new HttpError(409, "syncedFromSuperior", { fields: labels.join(", ") });
 }
 
@@ -146,9 +147,8 @@ const goodsHooks: EntityHooks = {
     }
   },
   async afterWrite(ctx, tx, row, existing) {
-    // A copy passes changes on only when it syncs further; an original always (copies follow it).
-    if (!existing || row.open_sync_subor === 1 || existing.open_sync_subor === 1 || !row.source_id)
-      await syncGoods(tx, ctx, Number(row.id));
+    // Goods with sync on (or just turned off) bring their copies in line; other goods have none to touch.
+    if (row.open_sync_subor === 1 || existing?.open_sync_subor === 1) await syncGoods(tx, ctx, Number(row.id));
   },
 };
 

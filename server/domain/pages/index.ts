@@ -5,8 +5,8 @@
 //   application-charge-get  an application's charge; application-charge-set sets it (the fields are its alone).
 // A page's layout is validated by its schema with the page; the rule the schema cannot say (the three-grid
 // module at most once) is checked here, before every write.
-import { documentSchemas } from "../../../src/generated/schemas.ts";
-import type { JsonSchemaNode } from "../../../src/schema/types.ts";
+import { enumKey, entityKeyBase } from "../../../src/schema/keys.ts";
+import { MODULE_TYPES, ONCE_PER_PAGE } from "../../../src/schema/page-layout.ts";
 import { q } from "../../db/migrate.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
 import type { EntityHooks } from "../../entities/domain.ts";
@@ -16,18 +16,6 @@ import { scopeClause } from "../../entities/repository.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import { translate } from "../../http/i18n.ts";
 import { defineArea } from "../area.ts";
-
-/** Grid styles a page may use once (schemas/documents/page-layout.ts says so; the schema cannot). */
-export const ONCE_PER_PAGE = ["three_grid"];
-
-const layoutSchema = documentSchemas.find((s) => s.$id === "page_layout")!;
-const definitions = (layoutSchema as { definitions: Record<string, JsonSchemaNode> }).definitions;
-
-/** The module types, in the order the layout document lists them. */
-export const MODULE_TYPES: string[] = (definitions.LayoutModule.anyOf ?? []).map((ref) => {
-  const name = String(ref.$ref).split("/").pop()!;
-  return String((definitions[name].properties!.type as { const: string }).const);
-});
 
 interface LayoutModule {
   type: string;
@@ -62,7 +50,7 @@ export const pages = defineArea({
       const counts = new Map(rows.map((r) => [r.show_type, r.pages]));
       return types.map((value) => ({
         value,
-        label: translate(ctx.lng, `page:enum.show_type.${value}`),
+        label: translate(ctx.lng, enumKey(entityKeyBase("page"), "show_type", value)),
         pages: counts.get(value) ?? 0,
       }));
     },

@@ -7,6 +7,7 @@
 //   shop-check-wifi      an outlet's WIFI count, and the names a planned batch would repeat.
 //   service-list-not     the work orders not dealt with yet: the home to-do's "pending work orders".
 //   service-setting-type the work-order types with their names and how many enabled entries each has.
+import { entityKeyBase, enumKey } from "../../../src/schema/keys.ts";
 import { q } from "../../db/migrate.ts";
 import { scopeClause, type ListQuery } from "../../entities/repository.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
@@ -70,7 +71,7 @@ export const shops = defineArea({
       const counts = new Map(rows.map((r) => [r.type, r.entries]));
       return types.map((value) => ({
         value,
-        label: translate(ctx.lng, `service_entry:enum.type.${value}`),
+        label: translate(ctx.lng, enumKey(entityKeyBase("service_entry"), "type", value)),
         entries: counts.get(value) ?? 0,
       }));
     },

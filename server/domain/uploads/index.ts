@@ -369,7 +369,13 @@ export function uploads(uploadDir?: string): Area {
     await mkdir(join(root, model.name, month), { recursive: true });
     await writeFile(join(root, path), data, { flag: "wx" });
     const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
-    return { url, size: data.length, mime: type.mime, ...(certificate ? { certificate } : {}) };
+    const days_left = certificate?.valid_to ? daysLeft(certificate.valid_to) : null;
+    return {
+      url,
+      size: data.length,
+      mime: type.mime,
+      ...(certificate ? { certificate: { ...certificate, days_left } } : {}),
+    };
   }
 
   /** What each stored payment certificate holds, and how many days it has left (pay-setting-certificates). */
@@ -377,13 +383,13 @@ export function uploads(uploadDir?: string): Area {
     const model = modelOf("payment_setting");
     const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(`select * from ${q(model.table)} limit 1`);
     const row = rows[0] ?? {};
-    const passwords = await walletPasswords(ctx);
+    const passwords = typeof row.social_wallet_mch_id === "string" ? [row.social_wallet_mch_id] : [];
     const answer = [];
     for (const [field, node] of Object.entries(model.schema.properties)) {
       const format = node["x-certificate"];
       if (!format) continue;
       const stored = typeof row[field] === "string" ? (row[field] as string) : "";
-      const path = /^private:([a-z0-9_]+\/\d{4}-\d{2}\/[0-9a-f]{16}\.[a-z0-9]+)$/.exec(stored)?.[1];
+      const path = stored.startsWith("private:") ? [...stored.matchAll(UPLOAD_REF)][0]?.[1] : undefined;
       let info: CertificateInfo | null = null;
       let problem: "ok" | "missing" | "unreadable" = stored ? "ok" : "missing";
       if (stored && !path) problem = "unreadable";

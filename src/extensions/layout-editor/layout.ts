@@ -2,21 +2,17 @@
 // count (SPEC §9), the three-grid module at most once, and the document checked by its own schema
 // (schemas/page-layout.json, the one the server checks) before it is saved.
 import type { LayoutModule, PageLayout } from "../../../schemas/documents/page-layout.ts";
-import { documentSchemas } from "../../generated/schemas.ts";
 import { createAjv } from "../../schema/ajv.ts";
+import { ONCE_PER_PAGE, pageLayoutSchema, type ModuleType } from "../../schema/page-layout.ts";
 
-export type { LayoutModule, PageLayout };
-export type ModuleType = LayoutModule["type"];
-
-export const MODULE_TYPES: ModuleType[] = ["banner", "grid", "goods", "notice", "image", "spacer"];
+export type { LayoutModule, ModuleType, PageLayout };
+export { MODULE_TYPES } from "../../schema/page-layout.ts";
 
 /** SPEC §9: a grid's cell ratio by its number of columns (1 to 5). */
 export const RATIO_BY_COLUMNS = ["2:1", "15:16", "4:5", "4:1", "2:5"] as const;
 /** SPEC §9: the banner's and the page background's recommended ratios. */
 export const BANNER_RATIO = "4:3";
 export const BACKGROUND_RATIO = "9:5";
-/** Grid styles a page may use once (the server refuses a second one too). */
-export const ONCE_PER_PAGE = ["three_grid"];
 
 let serial = 0;
 const newId = (type: string) => `${type}-${Date.now().toString(36)}${(serial++).toString(36)}`;
@@ -44,7 +40,7 @@ export const styleTaken = (modules: LayoutModule[], style: string, except?: stri
   ONCE_PER_PAGE.includes(style) && modules.some((m) => m.type === "grid" && m.style === style && m.id !== except);
 
 const ajv = createAjv();
-const validate = ajv.compile(documentSchemas.find((s) => s.$id === "page_layout")!);
+const validate = ajv.compile(pageLayoutSchema);
 
 /** The schema's complaints about a layout, as JSON pointers with ajv's messages; empty when valid. */
 export function layoutProblems(layout: PageLayout): string[] {

@@ -41,6 +41,8 @@ interface CertificateInfo {
   valid_to?: string;
   key?: string;
   locked?: boolean;
+  /** Whole days until it expires, as the server counts them (only for a just-uploaded file). */
+  days_left?: number | null;
 }
 
 interface StoredCertificate {
@@ -62,8 +64,6 @@ const SECTIONS = [
 
 /** Days before expiry from which a certificate is flagged. */
 export const EXPIRY_WARNING_DAYS = 30;
-
-const daysBetween = (iso: string) => Math.floor((Date.parse(iso) - Date.now()) / 86_400_000);
 
 export function PaymentSettings() {
   const { t, i18n } = useTranslation(["payment_setting", "common", "validation", "errors"]);
@@ -248,7 +248,7 @@ function CertificateField({ field, disabled, stored, fresh, error, onUploaded, o
   const { t } = useTranslation(["common"]);
   const [busy, setBusy] = useState(false);
   const info = fresh ?? stored?.info ?? null;
-  const days = info?.valid_to ? daysBetween(info.valid_to) : null;
+  const days = (fresh ? fresh.days_left : stored?.days_left) ?? null;
   const status =
     days === null ? null : days < 0 ? (
       <Tag color="red" icon={<ExclamationCircleOutlined />}>
