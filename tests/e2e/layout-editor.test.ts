@@ -68,14 +68,18 @@ describe("the page layout editor", () => {
       await page.keyboard.press("Space");
       // Picked up (as a screen reader hears it), then moved over the module above, then dropped.
       await expect.poll(() => handle.getAttribute("aria-pressed")).toBe("true");
+      // dnd-kit measures the drop targets in the frames after a pick-up; an arrow pressed before then
+      // finds none and is ignored (no person presses that fast, a busy test machine can).
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done)))),
+      );
       await page.keyboard.press("ArrowUp");
-      await expect
-        .poll(() =>
-          modules(page)
-            .nth(2)
-            .evaluate((n) => (n as HTMLElement).style.transform),
-        )
-        .not.toBe("");
+      // The module is drawn one place higher (a translation upwards) before it is dropped.
+      const lift = () =>
+        modules(page)
+          .nth(2)
+          .evaluate((n) => new DOMMatrixReadOnly(getComputedStyle(n as HTMLElement).transform).m42);
+      await expect.poll(lift).toBeLessThan(0);
       await page.keyboard.press("Space");
       await expect.poll(() => types(page)).toEqual(["banner", "notice", "grid", "grid"]);
 

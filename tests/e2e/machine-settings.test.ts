@@ -148,7 +148,14 @@ describe("device settings", () => {
     await confirm.waitFor({ state: "detached" });
     expect(await bound()).toHaveLength(1);
     await row.getByRole("button", { name: unbind.name }).click();
-    await page.locator(".ant-modal-confirm .ant-modal-confirm-btns .ant-btn-primary").click();
+    // The confirmation has finished opening before its button is pressed, and the call's answer is
+    // what the test waits for (a lost click or a refusal then says so, not a count that stays 1).
+    await expect.poll(() => confirm.locator(".ant-modal-confirm-content").textContent()).toBe(unbind.confirm);
+    await still(page);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith("/operator-unbind-machine"));
+    await confirm.locator(".ant-modal-confirm-btns .ant-btn-primary").click();
+    const answer = await answered;
+    expect(answer.status(), await answer.text()).toBe(200);
     await expect.poll(async () => (await bound()).length).toBe(0);
     await row.waitFor({ state: "detached" });
     expect(errors).toEqual([]);
@@ -158,7 +165,8 @@ describe("device settings", () => {
     // A binding to unbind, put in place directly.
     const { rows } = await c.db.query<{ id: number }>(
       `insert into operator_binding (operator_id, machine_id, profit_type, profit_percent, agent_id, agent_path)
-       select $1, $2, 'percent', 0.2, agent_id, agent_path from operator where id = $1 returning id`,
+       select $1, $2, 'percent', 0.2, agent_id, agent_path from operator where id = $1
+       on conflict (operator_id, machine_id) do update set profit_percent = excluded.profit_percent returning id`,
       [operator.id, machine.id],
     );
     for (const lng of LANGUAGES) {
