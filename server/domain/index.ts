@@ -4,6 +4,7 @@ import type { Area } from "./area.ts";
 import { accounts } from "./accounts/index.ts";
 import { catalogue } from "./catalogue/index.ts";
 import { goods } from "./goods/index.ts";
+import { licence } from "./licence/index.ts";
 import { machines } from "./machines/index.ts";
 import { money } from "./money/index.ts";
 import { pages } from "./pages/index.ts";
@@ -24,6 +25,7 @@ export const domainAreas = (options: AreaOptions): Area[] => [
   accounts,
   catalogue,
   goods,
+  licence,
   machines,
   money,
   pages,

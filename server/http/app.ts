@@ -17,7 +17,9 @@ import { badRequest, HttpError } from "./errors.ts";
 import { badTextIn, jsonDepth, MAX_JSON_DEPTH } from "./input.ts";
 import { fieldMessage } from "../entities/validation.ts";
 import { languageOf, translate } from "./i18n.ts";
-import { registerRoutes } from "./routes.ts";
+import { registerRoutes, urlOf } from "./routes.ts";
+import { operationSchemas } from "../../src/generated/operations.ts";
+import { assertLicensed, UNLICENSED_CALLS } from "../domain/licence/index.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -97,6 +99,12 @@ const ANONYMOUS: Principal = {
   account: "",
 };
 const API = /^\/(merchant|admin)\//;
+/** The routes an expired system still answers (server/domain/licence). */
+const UNLICENSED = new Set(
+  Object.values(operationSchemas)
+    .filter((o) => UNLICENSED_CALLS.has(o.$id))
+    .map((o) => urlOf(o["x-operation"].basePath, o.$id)),
+);
 /** Files, not console routes: a missing one is a 404, never the console's index.html (a browser
  * asking for a chunk of an older build must see it fail, so the console can offer a retry). */
 const FILES = /^\/(uploads|assets)(\/|$)/;
@@ -173,13 +181,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     socketLanguage.set(request.raw.socket, request.headers.locale as string | undefined);
     const lng = languageOf(request.headers.locale);
     const access = request.routeOptions.config?.access;
-    if (access === undefined || access === "public") {
+    if (access === undefined) {
       request.ctx = { db, lng, principal: ANONYMOUS, domain };
       return;
     }
-    const { principal, tokenHash } = await authenticate(db, request.headers.authorization);
-    request.ctx = { db, lng, principal, tokenHash, domain };
-    if (access !== "signed-in") requirePermission(request.ctx, access);
+    if (access === "public") request.ctx = { db, lng, principal: ANONYMOUS, domain };
+    else {
+      const { principal, tokenHash } = await authenticate(db, request.headers.authorization);
+      request.ctx = { db, lng, principal, tokenHash, domain };
+      if (access !== "signed-in") requirePermission(request.ctx, access);
+    }
+    // Who the caller is comes first (a stranger learns nothing of the licence), then the licence.
+    if (!UNLICENSED.has(request.routeOptions.url!)) await assertLicensed(db);
   });
 
   // Headers: no API answer (records, exports, errors) is kept by a browser or a proxy; the console's

@@ -55,7 +55,7 @@ const METHOD: Record<CallKind, Method> = {
   set: "POST",
 };
 
-const urlOf = (base: string | undefined, call: string) => `${base ?? "/merchant"}/${call}`;
+export const urlOf = (base: string | undefined, call: string) => `${base ?? "/merchant"}/${call}`;
 
 /** Every call of the entities and operations, as the route loop registers them. */
 export function declaredCalls(): DeclaredCall[] {

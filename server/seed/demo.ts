@@ -20,6 +20,10 @@ import { recordDeliveries, reviewDeliveries } from "../domain/money/deliveries.t
 import { post as postLedger } from "../domain/money/ledger.ts";
 import { recordPayments, recordRefunds } from "../domain/money/orders.ts";
 import { requestWithdrawal } from "../domain/money/withdrawals.ts";
+import { installLicence, issueSerial } from "../domain/licence/index.ts";
+
+/** The demo's licence key: `npm run licence` issues serial numbers with the key a database holds. */
+export const DEMO_SECRET_KEY = "demo-secret-key-mekong-2026";
 import { entitySchemas, permissionKeys } from "../../src/generated/schemas.ts";
 import {
   ADMIN_GROUPS,
@@ -1194,6 +1198,12 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
     await tx.query(
       `insert into sys_state (key, value) values ('installed_version', $1) on conflict (key) do update set value = excluded.value`,
       [JSON.stringify("1.0.0")],
+    );
+    // A year's licence, signed with the demo's secret key (DESIGN.md section 6).
+    await installLicence(
+      tx,
+      DEMO_SECRET_KEY,
+      issueSerial(DEMO_SECRET_KEY, { licensee: "Mekong Smart Retail", valid_until: ago(-365).toISOString() }),
     );
     await insertOne(tx, "system_setting", {
       singleton_key: "global",

@@ -352,6 +352,7 @@ export const permissionKeys = [
   "withdrawal.approve",
   "withdrawal.confirm",
   "withdrawal.refuse",
+  "version.upgrade",
   "machine.bind",
   "withdrawal.apply",
   "machine.baketime_set",
@@ -369,7 +370,6 @@ export const permissionKeys = [
   "delivery_order.review",
   "order.refund",
   "wifi.add",
-  "version.upgrade",
 ] as const;
 
 export type Permission = (typeof permissionKeys)[number];

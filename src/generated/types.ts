@@ -896,6 +896,10 @@ export interface Withdrawal {
   refuse_reason?: string;
 }
 /**
+ * Whether the licence's secret key is saved (the serial service). The key itself is never answered.
+ */
+export interface AffirmSecretKeyInput {}
+/**
  * An application's charge: whether agents pay for it, per order or per month, and how much.
  */
 export interface ApplicationChargeGetInput {
@@ -933,6 +937,10 @@ export interface ChargePlanEditInput {
   id: number;
   machine_ids: number[];
 }
+/**
+ * The licence's state (the serial service): licensed until a day, a trial of 30 days from installation while no serial number is installed, or expired; every other call but signing in, the version calls and these answers 402 once it has expired.
+ */
+export interface ChecksnInput {}
 /**
  * The invite (promotion) profit records, with the profit list's paging, sort and filters.
  */
@@ -1270,6 +1278,12 @@ export interface RenovationHomeTypeInput {}
  */
 export interface RenovationTypeInput {}
 /**
+ * Saves the licence's secret key, which the vendor gave with the system: the key serial numbers are signed with (the serial service). Write-only; a serial number signed with another key stops counting.
+ */
+export interface SaveSecretKeyInput {
+  secret_key: string;
+}
+/**
  * The work orders not dealt with yet (pending), with the work-order list's paging, sort and filters: the home to-do's pending work orders.
  */
 export interface ServiceListNotInput {}
@@ -1299,6 +1313,12 @@ export interface ShopWifiAddInput {
   count: number;
   start_number: number;
   password?: string;
+}
+/**
+ * Installs a serial number (the licence): it must be signed with the saved secret key and not yet expired; it replaces the one installed.
+ */
+export interface SnInput {
+  sn: string;
 }
 /**
  * The to-do list of the caller's business: refund requests, pending work orders, out-of-stock devices and pending withdrawals (each -1 when the caller may not see that list).
@@ -1370,12 +1390,14 @@ export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
 
 /** Every operation's input by call name. */
 export interface OperationInputs {
+  affirmSecretKey: AffirmSecretKeyInput;
   "application-charge-get": ApplicationChargeGetInput;
   "application-charge-set": ApplicationChargeSetInput;
   "channel-machine-list": ChannelMachineListInput;
   "channel-plan-my": ChannelPlanMyInput;
   "channel-plan-sync": ChannelPlanSyncInput;
   "charge-plan-edit": ChargePlanEditInput;
+  checksn: ChecksnInput;
   "data-promote-profit-list": DataPromoteProfitListInput;
   "data-withdraw-apply": DataWithdrawApplyInput;
   "get-open-plugins": GetOpenPluginsInput;
@@ -1430,11 +1452,13 @@ export interface OperationInputs {
   "renovation-all-my": RenovationAllMyInput;
   "renovation-home-type": RenovationHomeTypeInput;
   "renovation-type": RenovationTypeInput;
+  saveSecretKey: SaveSecretKeyInput;
   "service-list-not": ServiceListNotInput;
   "service-setting-type": ServiceSettingTypeInput;
   "setting-no": SettingNoInput;
   "shop-check-wifi": ShopCheckWifiInput;
   "shop-wifi-add": ShopWifiAddInput;
+  sn: SnInput;
   "statistics-dealt": StatisticsDealtInput;
   "statistics-line-machine": StatisticsLineMachineInput;
   "statistics-machine": StatisticsMachineInput;

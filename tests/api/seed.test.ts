@@ -266,6 +266,15 @@ describe("demo seed", () => {
     expect(withdrawals.rows.map((r) => r.status)).toEqual(["approved", "paid", "pending", "refused"]);
   });
 
+  it("installs a year's licence signed with the demo's documented key", async () => {
+    const { licenceStatus } = await import("../../server/domain/licence/index.ts");
+    const status = await licenceStatus(db);
+    expect(status).toMatchObject({ state: "licensed", licensee: "Mekong Smart Retail", key_saved: 1 });
+    expect(status.days_left).toBe(365);
+    const { rows } = await db.query<{ value: string }>(`select value from sys_state where key = 'licence:secret_key'`);
+    expect(rows[0].value).toBe("demo-secret-key-mekong-2026");
+  });
+
   it("refuses a database that already has agents", async () => {
     await expect(m.seedDemo(db, { orders: 10 })).rejects.toThrow(/not empty/);
   });

@@ -1,5 +1,5 @@
 // System upgrade (/setting/upgrade, SPEC §2): the installed version beside the newest published one, the
-// upgrade after a confirmation naming the version (version-upgrade), and the published versions. Consoles
+// upgrade after a confirmation naming the version (version-upgrade), the licence, and the published versions. Consoles
 // signed in before a version was published sign in again on their next step (SPEC §1's version check).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Descriptions, Result, Skeleton, Space, Table, Tag } from "antd";
@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { api, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import { formatDateTime } from "../../crud/format.ts";
+import { LicencePanel } from "./licence.tsx";
 
 interface VersionAnswer {
   version: string;
@@ -125,6 +126,7 @@ export function SystemUpgrade() {
           </Descriptions>
         </Card>
       )}
+      <LicencePanel />
       {allowed("version.list") && (
         <Card className="screen-card" variant="borderless" title={t("systemUpgrade.history")}>
           <Table<Version>

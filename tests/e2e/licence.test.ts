@@ -1,0 +1,170 @@
+// The licence: its state on System upgrade, a serial number installed there; once it has ended, every
+// screen shows the expired page, where the administrator installs a serial number and goes on.
+// Screenshots of both in the five languages, at 1440 px and on a 390 px phone.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { forgetLicence } from "../../server/domain/licence/index.ts";
+import { issueSerial } from "../../server/domain/licence/serial.ts";
+import { openPage, ROOT, SHOTS, signIn, startConsole, type Console } from "./harness.ts";
+
+const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
+const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
+/** The demo seed's key (DESIGN.md section 6). */
+const DEMO_KEY = "demo-secret-key-mekong-2026";
+
+let c: Console;
+beforeAll(async () => {
+  c = await startConsole();
+});
+afterAll(async () => {
+  await c?.close();
+});
+
+/** Ends the licence as time would: the installed serial number ran out yesterday. */
+async function expire() {
+  const ended = issueSerial(DEMO_KEY, { licensee: "Mekong Smart Retail", valid_until: "2026-01-01T00:00:00.000Z" });
+  await c.db.query(`update sys_state set value = $1 where key = 'licence:serial'`, [JSON.stringify(ended)]);
+  await c.db.query(`update sys_migration set at = now() - interval '400 days'`);
+  forgetLicence(c.db);
+}
+/** What a tab saw go wrong, but the answers `status` that the test itself brought about. */
+const besides = (errors: string[], status: number) =>
+  errors.filter((e) => !e.startsWith(`HTTP ${status} `) && !e.includes(`status of ${status} `));
+const stored = async () =>
+  (await c.db.query<{ value: string }>(`select value from sys_state where key = 'licence:serial'`)).rows[0].value;
+
+describe("the licence", () => {
+  it("shows the demo's licence and installs a new serial number, refusing one for another key on its field", async () => {
+    const tab = await openPage(c);
+    try {
+      await signIn(c, tab.page, "admin");
+      await tab.page.goto(`${c.url}/setting/upgrade`);
+      const panel = tab.page.locator("[data-testid=licence]");
+      await expect.poll(() => panel.locator("[data-testid=licence-state]").innerText()).toBe("Licensed");
+      expect(await panel.innerText()).toContain("Mekong Smart Retail");
+
+      const field = panel.locator("textarea");
+      await field.fill(issueSerial("someone-else-s-key-000", { licensee: "X", valid_until: "2030-01-01T00:00:00Z" }));
+      await panel.locator("[data-testid=install-serial]").click();
+      await panel.getByText("This is not a serial number issued for this system's secret key").waitFor();
+      // The value stays for correcting.
+      expect(await field.inputValue()).toMatch(/^VMS1\./);
+
+      const serial = issueSerial(DEMO_KEY, { licensee: "Mekong Smart Retail", valid_until: "2030-06-30T12:00:00Z" });
+      await field.fill(serial);
+      await panel.locator("[data-testid=install-serial]").click();
+      await tab.page
+        .locator(".ant-message")
+        .getByText("The serial number is installed: licensed until 2030-06-30")
+        .waitFor();
+      await expect.poll(() => panel.locator("[data-testid=licence-until]").innerText()).toBe("2030-06-30");
+      expect(await stored()).toBe(serial);
+      expect(tab.errors).toContain("HTTP 400 /admin/sn");
+      expect(besides(tab.errors, 400)).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+
+  it("asks before replacing the key while a serial number is installed, and changes nothing when cancelled", async () => {
+    const tab = await openPage(c);
+    try {
+      await signIn(c, tab.page, "admin");
+      await tab.page.goto(`${c.url}/setting/upgrade`);
+      const panel = tab.page.locator("[data-testid=licence]");
+      await panel.locator("input[type=password]").fill("a-brand-new-vendor-key");
+      await panel.locator("[data-testid=save-key]").click();
+      const confirmation = tab.page.locator(".ant-modal-confirm:visible");
+      await expect
+        .poll(() => confirmation.locator(".ant-modal-confirm-title").innerText())
+        .toBe("Replace the secret key?");
+      await confirmation.getByRole("button", { name: "Cancel" }).click();
+      await confirmation.waitFor({ state: "detached" });
+      const key = await c.db.query<{ value: string }>(`select value from sys_state where key = 'licence:secret_key'`);
+      expect(key.rows[0].value).toBe(DEMO_KEY);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+
+  it("shows an agent the expired page once the licence has ended; the administrator installs a serial number and goes on", async () => {
+    const agent = await openPage(c);
+    const admin = await openPage(c);
+    try {
+      await signIn(c, agent.page, "agent_a");
+      await signIn(c, admin.page, "admin");
+      await expire();
+
+      await agent.page.goto(`${c.url}/goods/list`);
+      await agent.page.waitForURL(`${c.url}/expired`);
+      await agent.page.getByText("The system has expired; contact the administrator").waitFor();
+      // An agent cannot install anything.
+      expect(await agent.page.locator("[data-testid=licence] textarea").count()).toBe(0);
+
+      await admin.page.goto(`${c.url}/order/list`);
+      await admin.page.waitForURL(`${c.url}/expired`);
+      const panel = admin.page.locator("[data-testid=licence]");
+      await expect.poll(() => panel.locator("[data-testid=licence-state]").innerText()).toBe("Expired");
+      await panel
+        .locator("textarea")
+        .fill(issueSerial(DEMO_KEY, { licensee: "Mekong Smart Retail", valid_until: "2031-01-31T00:00:00Z" }));
+      await panel.locator("[data-testid=install-serial]").click();
+      await admin.page.waitForURL(`${c.url}/`);
+      await admin.page.locator(".shell-header").waitFor();
+      // The agent's next step is answered again.
+      await agent.page.goto(`${c.url}/goods/list`);
+      await agent.page.locator(".ant-table-row").first().waitFor();
+      // What the shell asked while the licence had ended was refused (its menu, first).
+      expect(agent.errors.filter((e) => e.startsWith("HTTP 402 /merchant/")).length).toBeGreaterThan(0);
+      expect(besides(agent.errors, 402)).toEqual([]);
+      expect(besides(admin.errors, 402)).toEqual([]);
+    } finally {
+      await agent.context.close();
+      await admin.context.close();
+    }
+  });
+});
+
+describe("the licence in every language", () => {
+  it.each(LANGUAGES)("%s: the panel and the expired page at 1440 px and 390 px (screenshots kept)", async (lng) => {
+    const tab = await openPage(c, { lang: lng });
+    const words = locale(lng, "common");
+    try {
+      await signIn(c, tab.page, "admin");
+      for (const [width, height] of [
+        [1440, 900],
+        [390, 844],
+      ]) {
+        await tab.page.setViewportSize({ width, height });
+        await tab.page.goto(`${c.url}/setting/upgrade`);
+        const panel = tab.page.locator("[data-testid=licence]");
+        await expect
+          .poll(() => panel.locator("[data-testid=licence-state]").innerText())
+          .toBe(words.licence.state.licensed);
+        await panel.scrollIntoViewIfNeeded();
+        const text = await panel.innerText();
+        expect(text).not.toMatch(/licence\.|undefined|\{\{/);
+        expect(await tab.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await panel.screenshot({ path: join(SHOTS, `licence-${lng}-${width}.png`), animations: "disabled" });
+      }
+      // The expired page as the administrator sees it.
+      const before = await stored();
+      await expire();
+      await tab.page.goto(`${c.url}/goods/list`);
+      await tab.page.waitForURL(`${c.url}/expired`);
+      await tab.page.getByText(words.messages.systemExpired).waitFor();
+      await expect
+        .poll(() => tab.page.locator("[data-testid=licence-state]").innerText())
+        .toBe(words.licence.state.expired);
+      expect(await tab.page.locator("body").innerText()).not.toMatch(/licence\.|undefined|\{\{/);
+      await tab.page.screenshot({ path: join(SHOTS, `licence-expired-${lng}-390.png`), animations: "disabled" });
+      await c.db.query(`update sys_state set value = $1 where key = 'licence:serial'`, [JSON.stringify(before)]);
+      forgetLicence(c.db);
+      expect(besides(tab.errors, 402)).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
