@@ -444,6 +444,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       {
         name: "Smart Vending",
         version_number: "2.3.1",
+        latest_version: "2.4.0",
         logo: "/uploads/demo/application/vending-logo.png",
         square_logo: "/uploads/demo/application/vending-square.png",
         config_image: "/uploads/demo/application/vending-config.jpg",
@@ -454,6 +455,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       {
         name: "Smart Charging",
         version_number: "1.8.0",
+        latest_version: "1.8.0",
         logo: "/uploads/demo/application/charging-logo.png",
         square_logo: "/uploads/demo/application/charging-square.png",
         config_image: "/uploads/demo/application/charging-config.jpg",
@@ -464,6 +466,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       {
         name: "Laundry & Car Wash",
         version_number: "1.2.4",
+        latest_version: "1.2.4",
         logo: "/uploads/demo/application/services-logo.png",
         square_logo: "/uploads/demo/application/services-square.png",
         config_image: "/uploads/demo/application/services-config.jpg",

@@ -34,7 +34,7 @@ export interface MoreItem {
 }
 
 export function StateActions({ screen, record, size = "small", onDone, compact, more = [] }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { modal, message } = App.useApp();
   const refresh = useRefreshAfterAction();
   const { mutateAsync } = useCustomMutation();
@@ -45,8 +45,17 @@ export function StateActions({ screen, record, size = "small", onDone, compact, 
   if (transitions.length === 0 && more.length === 0) return null;
   const actionLabel = (tr: Transition) => t(`${view.name}:actions.${tr.action}`);
 
+  // A transition may have its own words (common:transitionConfirm / transitionDone.<entity>.<action>),
+  // filled from the record before it and from the record it answers (an upgrade names its version).
+  const ownText = (kind: "transitionConfirm" | "transitionDone", tr: Transition, values: Record<string, unknown>) => {
+    const key = `${kind}.${view.name}.${tr.action}`;
+    if (!i18n.exists(key)) return undefined;
+    const texts = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v == null ? "—" : String(v)]));
+    return t(key, texts);
+  };
+
   const run = async (tr: Transition, input: Record<string, unknown> = {}) => {
-    await mutateAsync({
+    const answer = await mutateAsync({
       url: tr.call,
       method: "post",
       values: { id: record.id, action: tr.action, version: record.version, ...input },
@@ -54,7 +63,10 @@ export function StateActions({ screen, record, size = "small", onDone, compact, 
       successNotification: false,
       errorNotification: false,
     });
-    message.success(t("messages.actionSuccess", { action: actionLabel(tr) }));
+    message.success(
+      ownText("transitionDone", tr, (answer.data ?? {}) as Record<string, unknown>) ??
+        t("messages.actionSuccess", { action: actionLabel(tr) }),
+    );
     await refresh();
     onDone?.();
   };
@@ -72,7 +84,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact, 
     if (tr.confirm || tr.danger) {
       modal.confirm({
         title: actionLabel(tr),
-        content: confirmationText(view, actionLabel(tr), { record }),
+        content: ownText("transitionConfirm", tr, record) ?? confirmationText(view, actionLabel(tr), { record }),
         okText: actionLabel(tr),
         cancelText: t("actions.cancel"),
         okButtonProps: { danger: tr.danger },

@@ -118,6 +118,10 @@ export interface Agent {
 export interface Application {
   name: string;
   version_number: string;
+  /**
+   * The newest published version of the application: Upgrade installs it (when it is newer than the installed one).
+   */
+  latest_version?: string;
   logo: string;
   square_logo?: string;
   /**

@@ -1,7 +1,7 @@
 // Pages and applications beyond CRUD: the show types and the layout palette, the three-grid rule, and an
-// application's charge. Each with valid input, invalid input, and a role without the permission.
+// application's charge and upgrade. Each with valid input, invalid input, and a role without the permission.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type Client, type TestApp } from "./helper.ts";
+import { call, createTestApp, type Client, type TestApp } from "./helper.ts";
 import { errorFields, Fixtures, type Row } from "./fixtures.ts";
 
 let t: TestApp;
@@ -88,5 +88,67 @@ describe("application-charge-get and -set", () => {
     expect((await agentA.post("/merchant/application-charge-set", { id: app.id, charge_type: "free" })).status).toBe(
       403,
     );
+  });
+});
+
+describe("an application's upgrade", () => {
+  const upgrade = (client: Client, id: number, version?: number) =>
+    client.post<Row>("/merchant/application-upgrade", { id, action: "upgrade", ...(version ? { version } : {}) });
+
+  it("installs the newest published version, and is refused when none newer is published", async () => {
+    const app = await fx.createRecord("application", "admin", {
+      name: "Dryer Pro",
+      version_number: "1.9.3",
+      latest_version: "1.10.0",
+    });
+    // Not installed yet: installing comes first.
+    expect((await upgrade(admin, app.id as number)).status).toBe(409);
+    expect((await admin.post("/merchant/application-install", { id: app.id, action: "install" })).status).toBe(200);
+
+    // 1.10.0 is newer than 1.9.3 (release numbers compare as numbers, not as text).
+    const done = await upgrade(admin, app.id as number);
+    expect(done.status, done.raw).toBe(200);
+    expect(done.body.data).toMatchObject({
+      version_number: "1.10.0",
+      latest_version: "1.10.0",
+      install_status: "installed",
+    });
+
+    const again = await upgrade(admin, app.id as number);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(
+      "Dryer Pro already runs the newest published version (1.10.0); publish a newer one first",
+    );
+    // An older "newest" changes nothing either; the refusal is in the caller's language.
+    await t.db.query(`update application set latest_version = '1.2.0' where id = $1`, [app.id]);
+    const older = await call(t.app, {
+      method: "POST",
+      url: "/merchant/application-upgrade",
+      headers: { authorization: `Bearer ${admin.token}`, locale: "zh" },
+      payload: { id: app.id, action: "upgrade" },
+    });
+    expect([older.status, older.body.message]).toEqual([
+      409,
+      "Dryer Pro 已是最新发布的版本（1.10.0）；请先发布更新的版本",
+    ]);
+    const stored = await t.db.query<{ version_number: string }>(
+      `select version_number from application where id = $1`,
+      [app.id],
+    );
+    expect(stored.rows[0].version_number).toBe("1.10.0");
+  });
+
+  it("refuses a stale version, a bad id and a role without the permission", async () => {
+    const app = await fx.createRecord("application", "admin", { version_number: "2.0.0", latest_version: "2.1.0" });
+    await admin.post("/merchant/application-install", { id: app.id, action: "install" });
+    expect((await upgrade(admin, app.id as number, 999)).status).toBe(409);
+    expect((await admin.post("/merchant/application-upgrade", { id: "x", action: "upgrade" })).status).toBe(400);
+    expect((await upgrade(admin, 999999)).status).toBe(404);
+    expect((await upgrade(agentA, app.id as number)).status).toBe(403);
+    const stored = await t.db.query<{ version_number: string }>(
+      `select version_number from application where id = $1`,
+      [app.id],
+    );
+    expect(stored.rows[0].version_number).toBe("2.0.0");
   });
 });

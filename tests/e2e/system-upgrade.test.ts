@@ -1,6 +1,6 @@
 // The system upgrade screen (/setting/upgrade): the installed and the newest version, the upgrade after a
-// confirmation that names the version, the published versions. Screenshots in the five languages at
-// 1440 px and on a 390 px phone.
+// confirmation that names the version, the published versions; an application's upgrade to its newest
+// version. Screenshots in the five languages at 1440 px and on a 390 px phone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -57,6 +57,35 @@ describe("upgrading the system", () => {
       await tab.page.locator(".ant-message").getByText("Upgraded to version 9.1.0").waitFor();
       expect(await installedNow()).toBe("9.1.0");
       await screen.getByText("The system is up to date").waitFor();
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
+
+describe("upgrading an application", () => {
+  it("names both versions in the confirmation, installs the newest and says which", async () => {
+    const tab = await openPage(c);
+    try {
+      await signIn(c, tab.page, "admin");
+      await tab.page.goto(`${c.url}/application/list`);
+      const row = tab.page.locator(".ant-table-tbody tr.ant-table-row", { hasText: "Smart Vending" });
+      await row.waitFor();
+      await row.getByRole("button", { name: "Upgrade" }).click();
+      const confirmation = tab.page.locator(".ant-modal-confirm:visible");
+      await expect
+        .poll(() => confirmation.locator(".ant-modal-confirm-content").innerText())
+        .toBe("Upgrade Smart Vending from version 2.3.1 to the newest published, 2.4.0?");
+      const done = tab.page.waitForResponse((r) => r.url().endsWith("/merchant/application-upgrade"));
+      await confirmation.getByRole("button", { name: "Upgrade" }).click();
+      expect((await done).status()).toBe(200);
+      await tab.page.locator(".ant-message").getByText("Smart Vending now runs version 2.4.0").waitFor();
+      const stored = await c.db.query<{ version_number: string }>(
+        `select version_number from application where name = 'Smart Vending'`,
+      );
+      expect(stored.rows[0].version_number).toBe("2.4.0");
+      await tab.page.screenshot({ path: join(SHOTS, "application-upgraded-en.png") });
       expect(tab.errors).toEqual([]);
     } finally {
       await tab.context.close();

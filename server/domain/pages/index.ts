@@ -3,17 +3,18 @@
 //   renovation-home-type    the layout editor's palette: the module types of schemas/page-layout.json, each
 //                           translated, with the grid styles a page may use only once.
 //   application-charge-get  an application's charge; application-charge-set sets it (the fields are its alone).
+//   application.upgrade     the upgrade (a state action) installs the newest published version, or is refused.
 // A page's layout is validated by its schema with the page; the rule the schema cannot say (the three-grid
 // module at most once) is checked here, before every write.
 import { enumKey, entityKeyBase } from "../../../src/schema/keys.ts";
 import { MODULE_TYPES, ONCE_PER_PAGE } from "../../../src/schema/page-layout.ts";
 import { q } from "../../db/migrate.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
-import type { EntityHooks } from "../../entities/domain.ts";
+import type { EntityHooks, TransitionEffect } from "../../entities/domain.ts";
 import { audit, detail } from "../../entities/engine.ts";
 import { modelOf } from "../../entities/model.ts";
 import { scopeClause } from "../../entities/repository.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { badRequest, HttpError, notFound } from "../../http/errors.ts";
 import { translate } from "../../http/i18n.ts";
 import { defineArea } from "../area.ts";
 
@@ -34,9 +35,28 @@ const pageHooks: EntityHooks = {
   },
 };
 
+/** A version's release numbers, for comparing in SQL (a pre-release label is not compared). */
+const release = (column: string) => `string_to_array(split_part(${column}, '-', 1), '.')::int[]`;
+
+/**
+ * An application's upgrade installs its newest published version, in the state change's transaction;
+ * when none newer than the installed one is published, nothing changes and the upgrade is refused.
+ */
+const upgradeEffect: TransitionEffect = async (ctx, { after }) => {
+  const { rows } = await ctx.tx.query(
+    `update ${q("application")} set version_number = latest_version
+      where id = $1 and latest_version is not null and ${release("latest_version")} > ${release("version_number")}
+      returning *`,
+    [after.id],
+  );
+  if (!rows[0]) throw new HttpError(409, "applicationNewest", { name: after.name, version: after.version_number });
+  return rows[0];
+};
+
 export const pages = defineArea({
   name: "pages",
   hooks: { page: pageHooks },
+  effects: { "application.upgrade": upgradeEffect },
   handlers: {
     async "renovation-type"({ ctx }) {
       const page = modelOf("page");
