@@ -23,7 +23,7 @@ import { dataProvider } from "./providers/data-provider.ts";
 import { i18nProvider } from "./providers/i18n-provider.ts";
 import { screenRoutes } from "./routes.ts";
 import { Screen } from "./screens.tsx";
-import { theme } from "./theme.ts";
+import { useTheme } from "./theme.ts";
 import "./console.css";
 import { loadUiLocale } from "./ui-locale.ts";
 
@@ -88,6 +88,7 @@ export function ConsoleApp() {
   const { i18n } = useTranslation(SHELL_NAMESPACES);
   const lng = (i18n.resolvedLanguage ?? "en") as Language;
   const [locale, setLocale] = useState<Locale>();
+  const theme = useTheme();
   useEffect(() => {
     let live = true;
     void loadUiLocale(lng).then((loaded) => live && setLocale(loaded));

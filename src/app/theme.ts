@@ -1,5 +1,6 @@
 // The console's antd theme: one brand colour, the shipped fonts, compact but calm spacing.
 import type { ThemeConfig } from "antd";
+import { useSyncExternalStore } from "react";
 
 export const theme: ThemeConfig = {
   token: {
@@ -25,3 +26,24 @@ export const theme: ThemeConfig = {
     Card: { paddingLG: 20 },
   },
 };
+
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
+const motionQuery = () => (typeof matchMedia === "function" ? matchMedia(REDUCED_MOTION) : undefined);
+const STILL_THEME: ThemeConfig = { ...theme, token: { ...theme.token, motion: false } };
+
+/**
+ * The theme, without antd's opening and closing animations for whoever asked their system for reduced
+ * motion (WCAG 2.3.3); it follows a change of that setting at once.
+ */
+export function useTheme(): ThemeConfig {
+  const reduced = useSyncExternalStore(
+    (changed) => {
+      const query = motionQuery();
+      query?.addEventListener("change", changed);
+      return () => query?.removeEventListener("change", changed);
+    },
+    () => motionQuery()?.matches ?? false,
+    () => false,
+  );
+  return reduced ? STILL_THEME : theme;
+}
