@@ -11,11 +11,14 @@ export const pageLayoutSchema = documentSchemas.find((s) => s.$id === "page_layo
 
 const definitions = (pageLayoutSchema as { definitions: Record<string, JsonSchemaNode> }).definitions;
 
-/** The module types, in the order the layout document lists them. */
-export const MODULE_TYPES: ModuleType[] = (definitions.LayoutModule.anyOf ?? []).map((ref) => {
+/** Each module type's definition in the document, in the order the document lists them. */
+export const MODULE_DEFINITIONS: [ModuleType, string][] = (definitions.LayoutModule.anyOf ?? []).map((ref) => {
   const name = String(ref.$ref).split("/").pop()!;
-  return (definitions[name].properties!.type as { const: ModuleType }).const;
+  return [(definitions[name].properties!.type as { const: ModuleType }).const, name];
 });
+
+/** The module types, in the order the layout document lists them. */
+export const MODULE_TYPES: ModuleType[] = MODULE_DEFINITIONS.map(([type]) => type);
 
 /** Grid styles a page may use once. */
 export const ONCE_PER_PAGE = ["three_grid"];

@@ -102,6 +102,21 @@ describe("the page layout editor", () => {
         .locator("input[type=file]")
         .setInputFiles({ name: "bg.png", mimeType: "image/png", buffer: tinyPng() });
       await background.locator(".ant-upload-list-item").first().waitFor();
+      // A value out of range stays as typed and is refused on its setting, and the save is refused in words.
+      await modules(page).nth(0).locator(".module-label").click();
+      const interval = page.locator("[data-testid=module-settings] .ant-form-item", { hasText: "Interval (ms)" });
+      await interval.locator("input").fill("500");
+      await interval.getByText("Interval (ms) must be at least 1000").waitFor();
+      await page.locator(".form-actions .ant-btn-primary").click();
+      await page
+        .locator(".layout-problems li")
+        .getByText("Banner carousel 1: Interval (ms) must be at least 1000")
+        .waitFor();
+      expect(await interval.locator("input").inputValue()).toBe("500");
+      await interval.locator("input").fill("4000");
+      await interval.locator(".ant-form-item-explain-error").waitFor({ state: "detached" });
+      expect(await page.locator(".layout-problems").count()).toBe(0);
+
       const saved = page.waitForResponse((r) => r.url().endsWith("/merchant/renovation-add"));
       await page.locator(".form-actions .ant-btn-primary").click();
       const answer = await saved;
@@ -146,6 +161,15 @@ describe("the layout editor in every language", () => {
         const editor = tab.page.locator("[data-testid=layout-editor]");
         await editor.waitFor();
         await tab.page.locator("[data-testid=palette-grid] button").click();
+        // A spacer too high: refused on its setting, in the language of the page.
+        await tab.page.locator("[data-testid=palette-spacer] button").click();
+        const words = locale(lng, "common").layoutEditor.fields.height as string;
+        const setting = tab.page.locator("[data-testid=module-settings] .ant-form-item", { hasText: words });
+        await setting.locator("input").fill("250");
+        const refusal = (locale(lng, "validation").maximum as string)
+          .replace("{{field}}", words)
+          .replace("{{limit}}", "200");
+        await setting.locator(".ant-form-item-explain-error").getByText(refusal).waitFor();
         const text = await editor.innerText();
         expect(text).toContain(locale(lng, "common").layoutEditor.palette);
         expect(text).not.toMatch(/layoutEditor\.|layoutModules\.|undefined|\{\{/);

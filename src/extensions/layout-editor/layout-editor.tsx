@@ -46,6 +46,7 @@ import {
   Typography,
 } from "antd";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import i18n, { type TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { api, type ApiError } from "../../app/api.ts";
@@ -59,6 +60,7 @@ import {
   BANNER_RATIO,
   layoutProblems,
   MODULE_TYPES,
+  type LayoutProblem,
   newModule,
   RATIO_BY_COLUMNS,
   styleTaken,
@@ -91,7 +93,7 @@ export function LayoutEditor({ route }: ExtensionProps) {
 }
 
 function Editor({ routeId, record }: { routeId: string; record?: Data }) {
-  const { t } = useTranslation(["page", "common", "errors"]);
+  const { t } = useTranslation(["page", "common", "errors", "validation"]);
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const screen = useScreen(routeId);
@@ -103,13 +105,21 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
   const [selected, setSelected] = useState<string | undefined>(initialModules[0]?.id);
   const [dirty, setDirty] = useState(false);
   const [serverErrors, setServerErrors] = useState<ApiError["fieldErrors"]>([]);
-  const [problems, setProblems] = useState<string[]>([]);
+  // The layout's problems as it stands: shown on the module's settings at once, listed once a save tried.
+  const problems = useMemo(() => layoutProblems({ modules }), [modules]);
+  const [triedSave, setTriedSave] = useState(false);
   const palette = useQuery({
     queryKey: ["renovation-home-type"],
     queryFn: () => api<{ type: ModuleType; label: string }[]>("renovation-home-type"),
   });
   const labelOf = (type: string) =>
     palette.data?.find((p) => p.type === type)?.label ?? t(`common:layoutModules.${type}`);
+  /** A problem in words: the rule's message with the setting's label (or the page's, for its own shape). */
+  const problemText = (p: LayoutProblem) => {
+    const field = p.field ? settingLabel(t, p.field) : t("common:layoutEditor.modules");
+    const key = `validation:${p.keyword}`;
+    return i18n.exists(key) ? t(key, { field, limit: p.limit }) : t("common:layoutEditor.invalid");
+  };
 
   // The page's own fields: its schema's form (the layout is a hidden field there; the editor's modules
   // replace it when saving).
@@ -194,9 +204,8 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
 
   const save = async (fields: Data) => {
     const layout = { modules };
-    const found = layoutProblems(layout);
-    setProblems(found);
-    if (found.length) return;
+    setTriedSave(true);
+    if (problems.length) return;
     const body = { ...fields, layout, ...(record ? { id: record.id, version: record.version } : {}) };
     try {
       const saved = await api<Data>(record ? "renovation-update" : "renovation-add", { method: "POST", body });
@@ -246,12 +255,21 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
               }
             >
               {layoutError && <Alert type="error" showIcon message={layoutError} style={{ marginBottom: 8 }} />}
-              {problems.length > 0 && (
+              {triedSave && problems.length > 0 && (
                 <Alert
                   type="error"
                   showIcon
                   message={t("common:layoutEditor.invalid")}
-                  description={problems.join("; ")}
+                  description={
+                    <ul className="layout-problems">
+                      {problems.map((p, i) => (
+                        <li key={i}>
+                          {p.index !== undefined && `${labelOf(modules[p.index].type)} ${p.index + 1}: `}
+                          {problemText(p)}
+                        </li>
+                      ))}
+                    </ul>
+                  }
                   style={{ marginBottom: 8 }}
                 />
               )}
@@ -278,7 +296,16 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
           <Col xs={24} lg={6}>
             <Card className="screen-card" variant="borderless" size="small" title={t("common:layoutEditor.settings")}>
               {current ? (
-                <ModuleSettings key={current.id} module={current} onChange={change} />
+                <ModuleSettings
+                  key={current.id}
+                  module={current}
+                  onChange={change}
+                  errors={Object.fromEntries(
+                    problems
+                      .filter((p) => p.field && p.index === modules.indexOf(current))
+                      .map((p) => [p.field!, problemText(p)]),
+                  )}
+                />
               ) : (
                 <Typography.Text type="secondary">{t("common:layoutEditor.pick")}</Typography.Text>
               )}
@@ -386,13 +413,27 @@ function SortableModule({ module, label, selected, onSelect, onRemove }: Sortabl
 interface SettingsProps {
   module: LayoutModule;
   onChange: (next: LayoutModule) => void;
+  /** The schema's refusals of this module's settings, by setting, in words. */
+  errors: Record<string, string>;
 }
 
-/** One module's settings, as its part of the layout document allows. */
-function ModuleSettings({ module, onChange }: SettingsProps) {
+/** A module setting's label; a name without one (a grid cell's label) is shown as it is. */
+const settingLabel = (t: TFunction, name: string) =>
+  i18n.exists(`common:layoutEditor.fields.${name}`) ? t(`common:layoutEditor.fields.${name}`) : name;
+
+/**
+ * One module's settings, as its part of the layout document allows. A value out of range stays as typed
+ * and is refused on its setting, never clamped.
+ */
+function ModuleSettings({ module, onChange, errors }: SettingsProps) {
   const { t } = useTranslation("common");
   const item = (name: string, child: React.ReactNode, help?: string) => (
-    <Form.Item label={t(`layoutEditor.fields.${name}`)} help={help} style={{ marginBottom: 12 }}>
+    <Form.Item
+      label={settingLabel(t, name)}
+      help={errors[name] ?? help}
+      validateStatus={errors[name] ? "error" : undefined}
+      style={{ marginBottom: 12 }}
+    >
       {child}
     </Form.Item>
   );
@@ -403,18 +444,12 @@ function ModuleSettings({ module, onChange }: SettingsProps) {
         <Form layout="vertical" data-testid="module-settings">
           {item(
             "count",
-            <InputNumber min={1} max={10} value={module.count} onChange={(v) => v && set({ count: v })} />,
+            <InputNumber value={module.count} onChange={(v) => v !== null && set({ count: v })} />,
             t("layoutEditor.ratio", { ratio: BANNER_RATIO }),
           )}
           {item(
             "interval",
-            <InputNumber
-              min={1000}
-              max={20000}
-              step={500}
-              value={module.interval}
-              onChange={(v) => v && set({ interval: v })}
-            />,
+            <InputNumber step={500} value={module.interval} onChange={(v) => v !== null && set({ interval: v })} />,
           )}
         </Form>
       );
@@ -503,10 +538,7 @@ function ModuleSettings({ module, onChange }: SettingsProps) {
     case "spacer":
       return (
         <Form layout="vertical" data-testid="module-settings">
-          {item(
-            "height",
-            <InputNumber min={0} max={200} value={module.height} onChange={(v) => v !== null && set({ height: v })} />,
-          )}
+          {item("height", <InputNumber value={module.height} onChange={(v) => v !== null && set({ height: v })} />)}
         </Form>
       );
   }

@@ -3,7 +3,7 @@
 // (schemas/page-layout.json, the one the server checks) before it is saved.
 import type { LayoutModule, PageLayout } from "../../../schemas/documents/page-layout.ts";
 import { createAjv } from "../../schema/ajv.ts";
-import { ONCE_PER_PAGE, pageLayoutSchema, type ModuleType } from "../../schema/page-layout.ts";
+import { MODULE_DEFINITIONS, ONCE_PER_PAGE, pageLayoutSchema, type ModuleType } from "../../schema/page-layout.ts";
 
 export type { LayoutModule, ModuleType, PageLayout };
 export { MODULE_TYPES } from "../../schema/page-layout.ts";
@@ -41,9 +41,46 @@ export const styleTaken = (modules: LayoutModule[], style: string, except?: stri
 
 const ajv = createAjv();
 const validate = ajv.compile(pageLayoutSchema);
+/** Each module type checked by its own definition, so a problem names the setting, not every branch. */
+const moduleValidators = new Map(
+  MODULE_DEFINITIONS.map(([type, name]) => [type, ajv.getSchema(`${pageLayoutSchema.$id}#/definitions/${name}`)!]),
+);
 
-/** The schema's complaints about a layout, as JSON pointers with ajv's messages; empty when valid. */
-export function layoutProblems(layout: PageLayout): string[] {
+/** What the layout's schema refuses: where (a module by its place, a setting by its name), and which rule. */
+export interface LayoutProblem {
+  /** The module's place on the page (from 0); absent for the page's own shape. */
+  index?: number;
+  /** The setting at fault, when there is one. */
+  field?: string;
+  /** The JSON Schema keyword refused (minimum, maxLength, required...). */
+  keyword: string;
+  limit?: number;
+}
+
+const lastName = (pointer: string) =>
+  pointer
+    .split("/")
+    .filter((s) => s !== "" && !/^\d+$/.test(s))
+    .pop();
+
+/** The schema's complaints about a layout; empty when it is valid. */
+export function layoutProblems(layout: PageLayout): LayoutProblem[] {
+  const given = (layout as { modules?: unknown }).modules;
   if (validate(layout)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim());
+  const problems: LayoutProblem[] = [];
+  const modules: unknown[] = Array.isArray(given) ? given : [];
+  modules.forEach((module, index) => {
+    const check = moduleValidators.get((module as { type?: ModuleType }).type!);
+    if (!check) problems.push({ index, field: "type", keyword: "enum" });
+    else if (!check(module))
+      for (const e of check.errors ?? []) {
+        const params = e.params as { missingProperty?: string; limit?: number };
+        const field = e.keyword === "required" ? params.missingProperty : lastName(e.instancePath);
+        problems.push({ index, field, keyword: e.keyword, limit: params.limit });
+      }
+  });
+  for (const e of validate.errors ?? [])
+    if (!e.instancePath.startsWith("/modules/"))
+      problems.push({ keyword: e.keyword, limit: (e.params as { limit?: number }).limit });
+  return problems.length ? problems : [{ keyword: "anyOf" }];
 }
