@@ -63,6 +63,11 @@ const pageOf = (record: unknown) => ({
     total_exact: { type: "boolean" },
     page: { type: "integer" },
     limit: { type: "integer" },
+    titles: {
+      description: "Titles of the records the rows point at: target entity, then id, then title.",
+      type: "object",
+      additionalProperties: { type: "object", additionalProperties: { type: "string" } },
+    },
   },
 });
 

@@ -14,6 +14,7 @@ import { refuseInUse } from "./references.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
 import { asId, asVersion } from "./query.ts";
+import { titlesOf } from "./titles.ts";
 import { assertValid, fieldError, paramError, transitionValidator, validatorFor, type Labelled } from "./validation.ts";
 
 export { MASK };
@@ -260,7 +261,9 @@ export async function listRecords(
 ) {
   const result = await repo.list(sqlOf(ctx), model, { ...scopeOf(ctx.principal), ...narrow }, query, recycled);
   await derive(ctx, model, result.list);
-  return { ...result, list: result.list.map((row) => toApi(model, row)) };
+  // The titles of what the rows point at come with them: one statement, and the screen needs no other call.
+  const titles = await titlesOf(sqlOf(ctx), model, result.list);
+  return { ...result, list: result.list.map((row) => toApi(model, row)), titles };
 }
 
 export async function detail(ctx: Ctx, model: EntityModel, id: number): Promise<Row> {

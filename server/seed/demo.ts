@@ -1212,6 +1212,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       singleton_key: "global",
       site_name: "Mekong Smart Retail",
       logo: "/uploads/demo/setting/logo.png",
+      currency: "USD",
       full_domain: "https://console.mekong-retail.example",
       profit_days: 7,
       withdraw_fee: 0.006,

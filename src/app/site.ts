@@ -2,10 +2,13 @@
 // once per page load; the login page has no query cache, so this keeps its own.
 import { useEffect, useState } from "react";
 import { api } from "./api.ts";
+import { setCurrency } from "../crud/format.ts";
 
 export interface SiteInfo {
   site_name?: string;
   logo?: string;
+  /** The currency every amount is shown in (ISO 4217). */
+  currency?: string;
 }
 
 let pending: Promise<SiteInfo | undefined> | undefined;
@@ -14,7 +17,12 @@ export function useSite(): SiteInfo | undefined {
   const [site, setSite] = useState<SiteInfo>();
   useEffect(() => {
     let live = true;
-    pending ??= api<SiteInfo>("setting-no").catch(() => undefined);
+    pending ??= api<SiteInfo>("setting-no")
+      .then((info) => {
+        setCurrency(info?.currency);
+        return info;
+      })
+      .catch(() => undefined);
     void pending.then((info) => live && setSite(info));
     return () => {
       live = false;

@@ -1,9 +1,11 @@
-// One field's value as read on a list row or a detail view: money and fractions formatted, enum
-// values as translated tags, images as thumbnails, relations by their title.
-import { Image, Space, Tag, Typography } from "antd";
+// One field's value as read on a list row or a detail view, through the formatting layer of format.ts:
+// money in the business's currency, quantities with their unit, dates in the language's one format,
+// enum values as translated tags, images as thumbnails, relations by their title, nested objects as
+// readable text in a cell and as a sub-table in a detail view.
+import { Descriptions, Image, Space, Table, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import type { FieldView } from "./model.ts";
-import { formatDate, formatDateTime, formatFraction, formatMoney, stateColor } from "./format.ts";
+import { formatDate, formatDateTime, stateColor, useCurrency, valueText, type TitleMaps } from "./format.ts";
 
 export const MASK = "******";
 /** Shown where an upload is missing or broken: a neutral grey tile (inline, no network). */
@@ -16,23 +18,27 @@ const FALLBACK =
 interface Props {
   field: FieldView;
   value: unknown;
-  /** Titles of related records by id (list pages fetch them in one call per target). */
-  titles?: Map<number, string>;
+  /** Titles of related records by target entity and id (a list answer carries them). */
+  titles?: TitleMaps;
   /** Detail views show images larger and text in full. */
   detail?: boolean;
 }
 
 export function FieldValue({ field, value, titles, detail }: Props) {
   const { t, i18n } = useTranslation();
+  useCurrency(); // amounts re-render when the settings bring the currency
+  const lng = i18n.resolvedLanguage ?? "en";
   if (value === null || value === undefined || value === "")
     return <Typography.Text type="secondary">-</Typography.Text>;
   if (field.writeOnly) return <Typography.Text type="secondary">{MASK}</Typography.Text>;
   const size = detail ? 96 : 40;
+  const relationTitle = (id: number) => titles?.get(field.relation!)?.get(id) ?? `#${id}`;
   switch (field.kind) {
     case "money":
-      return <span className="cell-number">{formatMoney(Number(value), i18n.resolvedLanguage)}</span>;
     case "fraction":
-      return <span className="cell-number">{formatFraction(Number(value))}</span>;
+    case "integer":
+    case "number":
+      return <span className="cell-number">{valueText(field, value, lng)}</span>;
     case "enum": {
       const values = Array.isArray(value) ? value : [value];
       return (
@@ -48,9 +54,9 @@ export function FieldValue({ field, value, titles, detail }: Props) {
     case "boolean":
       return <Tag bordered={false}>{t(value ? "common:yes" : "common:no")}</Tag>;
     case "datetime":
-      return <span>{formatDateTime(String(value))}</span>;
+      return <span className="cell-date">{formatDateTime(String(value), lng)}</span>;
     case "date":
-      return <span>{formatDate(String(value))}</span>;
+      return <span className="cell-date">{formatDate(String(value), lng)}</span>;
     case "upload":
     case "uploads": {
       const urls = (Array.isArray(value) ? value : [value]).map(String);
@@ -76,13 +82,13 @@ export function FieldValue({ field, value, titles, detail }: Props) {
       );
     }
     case "relation":
-      return <span>{titles?.get(Number(value)) ?? `#${value}`}</span>;
+      return <span>{relationTitle(Number(value))}</span>;
     case "relations":
       return (
         <Space size={[0, 4]} wrap>
           {(value as number[]).map((id) => (
             <Tag key={id} bordered={false}>
-              {titles?.get(id) ?? `#${id}`}
+              {relationTitle(id)}
             </Tag>
           ))}
         </Space>
@@ -97,9 +103,30 @@ export function FieldValue({ field, value, titles, detail }: Props) {
           ))}
         </Space>
       );
-    case "integer":
-    case "number":
-      return <span className="cell-number">{String(value)}</span>;
+    case "list":
+    case "object":
+      if (field.children && typeof value === "object") {
+        if (!detail) {
+          const text = valueText(field, value, lng, titles);
+          return (
+            <Typography.Text className="cell-object" ellipsis={{ tooltip: text }}>
+              {text}
+            </Typography.Text>
+          );
+        }
+        return field.kind === "list" ? (
+          <SubTable field={field} rows={value as Record<string, unknown>[]} titles={titles} />
+        ) : (
+          <Descriptions size="small" column={1} className="sub-descriptions">
+            {field.children.map((child) => (
+              <Descriptions.Item key={child.name} label={t(child.label)}>
+                <FieldValue field={child} value={(value as Record<string, unknown>)[child.name]} titles={titles} />
+              </Descriptions.Item>
+            ))}
+          </Descriptions>
+        );
+      }
+      return <ObjectValue value={value} />;
     case "string":
       return detail ? (
         <Typography.Paragraph className="cell-text">{String(value)}</Typography.Paragraph>
@@ -111,7 +138,30 @@ export function FieldValue({ field, value, titles, detail }: Props) {
   }
 }
 
-/** Nested objects and lists (packages, tiers, spec attributes): compact key: value lines. */
+const ROW_KEY = "\u0000row";
+
+/** A list of objects in a detail view (packages, lanes, tiers): one row per object, a column per property. */
+function SubTable({ field, rows, titles }: { field: FieldView; rows: Record<string, unknown>[]; titles?: TitleMaps }) {
+  const { t } = useTranslation();
+  return (
+    <Table<Record<string, unknown>>
+      className="sub-table"
+      size="small"
+      pagination={false}
+      rowKey={ROW_KEY}
+      dataSource={rows.map((row, index) => ({ ...row, [ROW_KEY]: index }))}
+      scroll={{ x: "max-content" }}
+      columns={field.children!.map((child) => ({
+        key: child.name,
+        dataIndex: child.name,
+        title: t(child.label),
+        render: (value: unknown) => <FieldValue field={child} value={value} titles={titles} />,
+      }))}
+    />
+  );
+}
+
+/** A nested value the schema does not describe: compact key: value lines. */
 function ObjectValue({ value }: { value: unknown }) {
   const text = JSON.stringify(value, null, 1)
     .replace(/[{}[\]"]/g, "")

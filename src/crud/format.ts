@@ -1,9 +1,19 @@
-// How values read on screen: money from minor units with two decimals, fractions as percentages,
-// dates in the user's language. Pure functions, shared by list cells, detail views and widgets.
+// How values read on screen, one format per kind of field: money from minor units with two decimals
+// and the business's currency, fractions as percentages, quantities with their unit (x-ui.unit), dates
+// and times in one format per language (always the Gregorian calendar and Latin digits, so a Thai user
+// reads 2026 on every screen). Pure functions, shared by list cells, detail views, messages and widgets.
 import dayjs from "dayjs";
 import i18n from "i18next";
+import { useSyncExternalStore } from "react";
 import type { FieldView } from "./model.ts";
 import { MONEY_FACTOR } from "../schema/constants.ts";
+import type { XUi } from "../schema/types.ts";
+
+/** The Intl locale of each language: Latin digits, the Gregorian calendar. */
+export function intlLocale(lng = "en"): string {
+  const tag = lng === "tw" ? "zh-TW" : lng === "zh" ? "zh-CN" : lng === "en" ? "en-US" : lng;
+  return `${tag}-u-ca-gregory-nu-latn`;
+}
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -12,7 +22,7 @@ function numberFormat(lng: string, digits: number): Intl.NumberFormat {
   let format = numberFormats.get(key);
   if (!format) {
     // Thai and Khmer read Latin digits in business software; keep them.
-    format = new Intl.NumberFormat(lng === "tw" ? "zh-TW" : lng === "zh" ? "zh-CN" : `${lng}-u-nu-latn`, {
+    format = new Intl.NumberFormat(intlLocale(lng), {
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,
     });
@@ -27,6 +37,49 @@ export const toMinor = (major: number): number => Math.round(major * MONEY_FACTO
 
 /** 12345 minor units → "123.45" (with the language's grouping). */
 export const formatMoney = (minor: number, lng = "en"): string => numberFormat(lng, 2).format(toMajor(minor));
+
+/** The business's currency (system settings, ISO 4217), known once the site's settings have loaded. */
+let currency: string | undefined;
+const listeners = new Set<() => void>();
+
+export function setCurrency(code: string | undefined): void {
+  if (code === currency) return;
+  currency = code;
+  for (const listener of listeners) listener();
+}
+
+/** The currency, re-rendering the caller when the settings bring it. */
+export function useCurrency(): string | undefined {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => currency,
+  );
+}
+
+const amountFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * 12345 minor units as an amount of the currency: "$123.45", "US$123.45" (zh), "123.45៛" (KHR in km).
+ * Two decimals always, as stored; the plain number where no currency is known.
+ */
+export function formatAmount(minor: number, lng = "en", code = currency): string {
+  if (!code) return formatMoney(minor, lng);
+  const key = `${lng}:${code}`;
+  let format = amountFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(intlLocale(lng), {
+      style: "currency",
+      currency: code,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    amountFormats.set(key, format);
+  }
+  return format.format(toMajor(minor));
+}
 
 /** "123.45" → 12345; undefined for text that is not an amount with at most two decimals. */
 export function parseMoney(text: string): number | undefined {
@@ -44,8 +97,51 @@ export function formatFraction(value: number): string {
 export const percentToFraction = (percent: number): number => Number((percent / 100).toFixed(6));
 export const fractionToPercent = (fraction: number): number => Number((fraction * 100).toFixed(4));
 
-export const formatDateTime = (value: string): string => dayjs(value).format("YYYY-MM-DD HH:mm");
-export const formatDate = (value: string): string => dayjs(value).format("YYYY-MM-DD");
+/** A number with its unit in the user's language: "60 min", "8 h", "3 days", "$1.20 / kWh". */
+export function withUnit(text: string, unit: NonNullable<XUi["unit"]>, count?: number): string {
+  return i18n.t(`common:units.${unit}`, { value: text, count });
+}
+
+/** A plain number in the language's way (grouping, Latin digits), up to three decimals. */
+export function formatNumber(value: number, lng = "en"): string {
+  let format = numberFormats.get(`${lng}:n`);
+  if (!format) {
+    format = new Intl.NumberFormat(intlLocale(lng), { maximumFractionDigits: 3 });
+    numberFormats.set(`${lng}:n`, format);
+  }
+  return format.format(value);
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function dateFormat(lng: string, time: boolean): Intl.DateTimeFormat {
+  const key = `${lng}:${time}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    // Explicit parts, not dateStyle: a style's pattern may change with the time added (zh-TW).
+    const day: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric" };
+    format = new Intl.DateTimeFormat(
+      intlLocale(lng),
+      time ? { ...day, hour: "2-digit", minute: "2-digit", hourCycle: "h23" } : day,
+    );
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
+const currentLanguage = () => i18n.resolvedLanguage ?? "en";
+
+/** "Nov 25, 2026, 14:03" / "2026年11月25日 14:03" / "25 พ.ย. 2026 14:03": the one date-time format of each language. */
+export function formatDateTime(value: string | Date, lng = currentLanguage()): string {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : dateFormat(lng, true).format(date);
+}
+
+/** A calendar day ("2026-11-25") in the same style, read as that day wherever the browser is. */
+export function formatDate(value: string, lng = currentLanguage()): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dayjs(value).toDate() : new Date(value);
+  return Number.isNaN(day.getTime()) ? value : dateFormat(lng, false).format(day);
+}
 
 /** Tag colours of well-known state values; anything else is neutral. */
 const STATE_COLORS: Record<string, string> = {
@@ -77,12 +173,28 @@ export function stateColor(field: string, value: string | number): string | unde
   return typeof value === "string" ? STATE_COLORS[value] : undefined;
 }
 
-/** A value as words in a sentence (confirmations, messages): formatted as the screens show it. */
-export function valueText(field: FieldView, value: unknown, lng = "en"): string {
+/** Titles of related records by target entity and id (a list answer's, or the `-all` calls'). */
+export type TitleMaps = Map<string, Map<number, string>>;
+
+/** How many objects of a list a cell reads out before "+N". */
+const LISTED_ITEMS = 3;
+
+/**
+ * A value as words in a sentence or a compact cell: formatted as the screens show it. An object reads
+ * "Minutes: 60 min · Fee: $1.00"; a list of them "60 min · $1.00; 180 min · $2.50; +1".
+ */
+export function valueText(field: FieldView, value: unknown, lng = "en", titles?: TitleMaps): string {
   if (value === null || value === undefined || value === "") return "-";
   switch (field.kind) {
     case "money":
-      return formatMoney(Number(value), lng);
+      return field.ui.unit
+        ? withUnit(formatAmount(Number(value), lng), field.ui.unit)
+        : formatAmount(Number(value), lng);
+    case "integer":
+    case "number":
+      return field.ui.unit
+        ? withUnit(formatNumber(Number(value), lng), field.ui.unit, Number(value))
+        : formatNumber(Number(value), lng);
     case "fraction":
       return formatFraction(Number(value));
     case "enum":
@@ -90,10 +202,37 @@ export function valueText(field: FieldView, value: unknown, lng = "en"): string 
     case "boolean":
       return i18n.t(value ? "common:yes" : "common:no");
     case "datetime":
-      return formatDateTime(String(value));
+      return formatDateTime(String(value), lng);
     case "date":
-      return formatDate(String(value));
-    default:
-      return typeof value === "object" ? JSON.stringify(value) : String(value);
+      return formatDate(String(value), lng);
+    case "relation":
+      return titles?.get(field.relation!)?.get(Number(value)) ?? `#${String(value)}`;
+    case "relations":
+      return (value as number[]).map((id) => titles?.get(field.relation!)?.get(id) ?? `#${id}`).join(", ");
+    case "object":
+      if (!field.children || typeof value !== "object") break;
+      return field.children
+        .filter((child) => !isEmpty((value as Record<string, unknown>)[child.name]))
+        .map(
+          (child) =>
+            `${i18n.t(child.label)}: ${valueText(child, (value as Record<string, unknown>)[child.name], lng, titles)}`,
+        )
+        .join(" · ");
+    case "list": {
+      if (!field.children || !Array.isArray(value)) break;
+      const items = value.slice(0, LISTED_ITEMS).map((item) =>
+        field
+          .children!.filter((child) => !isEmpty((item as Record<string, unknown>)?.[child.name]))
+          .map((child) => valueText(child, (item as Record<string, unknown>)[child.name], lng, titles))
+          .join(" · "),
+      );
+      if (value.length > LISTED_ITEMS) items.push(`+${value.length - LISTED_ITEMS}`);
+      return items.join("; ");
+    }
+    case "tags":
+      return Array.isArray(value) ? value.map(String).join(", ") : String(value);
   }
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
+
+const isEmpty = (value: unknown) => value === null || value === undefined || value === "";

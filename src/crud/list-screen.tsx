@@ -10,9 +10,10 @@ import { Link, useNavigate } from "react-router";
 import { download, type ApiError } from "../app/api.ts";
 import { listQuery } from "../app/providers/data-provider.ts";
 import { FieldValue } from "./field-value.tsx";
+import { formatDateTime } from "./format.ts";
 import { FilterBar } from "./filter-bar.tsx";
 import { fromCrudFilters, toCrudFilters } from "./filters.ts";
-import { useRelationTitles } from "./relations.ts";
+import { useRelationTitles, type AnswerTitles } from "./relations.ts";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import { StateActions } from "./state-actions.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
@@ -53,7 +54,8 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
     errorNotification: (error) => ({ type: "error", message: error?.message ?? "" }),
   });
   const rows = table.result.data as Row[];
-  const titles = useRelationTitles(view.columns, rows);
+  const answerTitles = (table.tableQuery.data as { titles?: AnswerTitles } | undefined)?.titles;
+  const titles = useRelationTitles(view.columns, rows, answerTitles);
   const [selected, setSelected] = useState<number[]>([]);
   const { mutateAsync: deleteMany } = useDeleteMany();
   const { mutateAsync: recover } = useCustomMutation();
@@ -120,9 +122,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
       width: field.ui.width,
       sorter: field.ui.sortable === true,
       sortOrder: sortOrderOf(table.sorters, field.name),
-      render: (value: unknown) => (
-        <FieldValue field={field} value={value} titles={field.relation ? titles.get(field.relation) : undefined} />
-      ),
+      render: (value: unknown) => <FieldValue field={field} value={value} titles={titles} />,
     })),
     recycle
       ? {
@@ -130,7 +130,8 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           dataIndex: "deleted_at",
           key: "deleted_at",
           width: 170,
-          render: (v: string) => (v ? new Date(v).toLocaleString(i18n.resolvedLanguage) : "-"),
+          render: (v: string) =>
+            v ? <span className="cell-date">{formatDateTime(v, i18n.resolvedLanguage)}</span> : "-",
         }
       : {
           title: t("fields.created_at"),
@@ -139,7 +140,8 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           width: 170,
           sorter: true,
           sortOrder: sortOrderOf(table.sorters, "created_at"),
-          render: (v: string) => (v ? new Date(v).toLocaleString(i18n.resolvedLanguage) : "-"),
+          render: (v: string) =>
+            v ? <span className="cell-date">{formatDateTime(v, i18n.resolvedLanguage)}</span> : "-",
         },
   ];
   if (hasActions) {

@@ -51,6 +51,8 @@ export interface FieldView {
   enumKey?: (value: string | number) => string;
   relation?: EntityName;
   upload?: XUpload;
+  /** The properties of a nested object, or of each object in a list (packages, lanes, tiers). */
+  children?: FieldView[];
 }
 
 /** What a form needs of a schema: its fields and where their texts live. */
@@ -108,13 +110,34 @@ function kindOf(node: JsonSchemaNode, item?: JsonSchemaNode): FieldKind {
   }
 }
 
-/** A field of the schema whose texts live under `base` ("goods:", "order:operations.order-refund."). */
-export function fieldView(base: string, name: string, raw: JsonSchemaNode, required: boolean): FieldView {
+/**
+ * A field of the schema whose texts live under `base` ("goods:", "order:operations.order-refund.").
+ * A nested field's label follows its parent's ("charge_plan:fields.packages.fields.minutes.label") and
+ * its enum values sit under the schema's enum keys by path (`enumAt`: "charge_plan:" and "packages").
+ */
+export function fieldView(
+  base: string,
+  name: string,
+  raw: JsonSchemaNode,
+  required: boolean,
+  enumAt: { base: string; path: string } = { base, path: name },
+): FieldView {
   const { node, def } = resolve(raw);
   const item = node.items ? resolve(node.items) : undefined;
   const kind = kindOf(node, item?.node);
   const values = node.enum ?? item?.node.enum;
   const enumDef = node.enum ? def : item?.def;
+  const nested = kind === "object" ? node : kind === "list" ? item?.node : undefined;
+  const children = nested?.properties
+    ? Object.entries(nested.properties)
+        .map(([child, childNode]) =>
+          fieldView(`${base}fields.${name}.`, child, childNode, (nested.required ?? []).includes(child), {
+            base: enumAt.base,
+            path: `${enumAt.path}.${child}`,
+          }),
+        )
+        .sort((a, b) => (a.ui.order ?? 1000) - (b.ui.order ?? 1000))
+    : undefined;
   return {
     name,
     node,
@@ -127,9 +150,10 @@ export function fieldView(base: string, name: string, raw: JsonSchemaNode, requi
     writeOnly: node.writeOnly === true,
     immutable: node["x-immutable"] === true,
     enum: values,
-    enumKey: values ? (value) => enumKey(base, name, value, enumDef) : undefined,
+    enumKey: values ? (value) => enumKey(enumAt.base, enumAt.path, value, enumDef) : undefined,
     relation: (node["x-relation"] ?? item?.node["x-relation"])?.entity as EntityName | undefined,
     upload: node["x-upload"] ?? item?.node["x-upload"],
+    children,
   };
 }
 

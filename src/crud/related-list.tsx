@@ -11,7 +11,7 @@ import type { EntityName } from "../generated/types.ts";
 import { permissionOfCall } from "../schema/permissions.ts";
 import { FieldValue } from "./field-value.tsx";
 import { entityView } from "./model.ts";
-import { useRelationTitles } from "./relations.ts";
+import { useRelationTitles, type AnswerTitles } from "./relations.ts";
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -31,7 +31,7 @@ export function RelatedList({ entity, field, id }: Props) {
   const query = useQuery({
     queryKey: ["related", entity, field, id, page],
     queryFn: () =>
-      api<{ list: Row[]; total: number }>(call, {
+      api<{ list: Row[]; total: number; titles?: AnswerTitles }>(call, {
         base: view.x.basePath ?? "/merchant",
         query: { [field]: id, page, limit: 10 },
       }),
@@ -40,15 +40,13 @@ export function RelatedList({ entity, field, id }: Props) {
   });
   const columns = view.columns.filter((c) => c.name !== field);
   const rows = query.data?.list ?? [];
-  const titles = useRelationTitles(columns, rows);
+  const titles = useRelationTitles(columns, rows, query.data?.titles);
   if (!may) return null;
   const tableColumns: TableColumnsType<Row> = columns.map((column) => ({
     title: t(column.label),
     dataIndex: column.name,
     key: column.name,
-    render: (value: unknown) => (
-      <FieldValue field={column} value={value} titles={column.relation ? titles.get(column.relation) : undefined} />
-    ),
+    render: (value: unknown) => <FieldValue field={column} value={value} titles={titles} />,
   }));
   return (
     <Card

@@ -23,8 +23,14 @@ export function pickerCall(entity: EntityName): { call: string; base: string } |
 
 const STALE_MS = 60_000;
 
-/** Title of each related id the given fields hold on the rows shown, per target entity. */
-export function useRelationTitles(fields: FieldView[], rows: Record<string, unknown>[]) {
+/** Titles a list answer carries: target entity → id → title. */
+export type AnswerTitles = Record<string, Record<number, string>>;
+
+/**
+ * Title of each related id the given fields hold on the rows shown, per target entity. A list answer
+ * carries them (`given`); otherwise they are asked of each target's `-all` call, where the user may.
+ */
+export function useRelationTitles(fields: FieldView[], rows: Record<string, unknown>[], given?: AnswerTitles) {
   const wanted = new Map<EntityName, Set<number>>();
   for (const field of fields) {
     if (!field.relation) continue;
@@ -35,7 +41,7 @@ export function useRelationTitles(fields: FieldView[], rows: Record<string, unkn
     }
     wanted.set(field.relation, ids);
   }
-  const targets = [...wanted].filter(([entity, ids]) => ids.size > 0 && pickerCall(entity));
+  const targets = given ? [] : [...wanted].filter(([entity, ids]) => ids.size > 0 && pickerCall(entity));
   const results = useQueries({
     queries: targets.map(([entity, ids]) => {
       const sorted = [...ids].sort((a, b) => a - b);
@@ -48,6 +54,11 @@ export function useRelationTitles(fields: FieldView[], rows: Record<string, unkn
     }),
   });
   const titles = new Map<EntityName, Map<number, string>>();
+  if (given) {
+    for (const [entity, byId] of Object.entries(given))
+      titles.set(entity as EntityName, new Map(Object.entries(byId).map(([id, title]) => [Number(id), title])));
+    return titles;
+  }
   targets.forEach(([entity], i) => {
     titles.set(entity, new Map((results[i].data ?? []).map((o) => [o.id, o.title])));
   });
@@ -73,4 +84,22 @@ export function useRelationOptions(entity: EntityName, search: string, selected:
   const merged = new Map<number, RelationOption>();
   for (const option of [...(chosen.data ?? []), ...(options.data ?? [])]) merged.set(option.id, option);
   return { options: [...merged.values()], loading: options.isFetching, available: picker !== undefined };
+}
+
+/**
+ * The titles a record's detail screen shows, from its entity's list answering that one id (the list
+ * answer carries them, also for records the user may not list themselves: an agent's superior).
+ * `undefined` where the user may not list the entity: the detail then asks the `-all` calls.
+ */
+export function useRecordTitles(entity: EntityName, id: number): AnswerTitles | undefined {
+  const x = entitySchemas[entity]?.["x-entity"];
+  const call = x?.calls.list;
+  const may = call !== undefined && allowed(permissionOfCall(entity, "list"));
+  const query = useQuery({
+    queryKey: ["record-titles", entity, id],
+    queryFn: () => api<{ titles?: AnswerTitles }>(call!, { base: x.basePath ?? "/merchant", query: { id, limit: 1 } }),
+    enabled: may,
+    staleTime: STALE_MS,
+  });
+  return may ? (query.data?.titles ?? {}) : undefined;
 }

@@ -9,7 +9,8 @@ import { api, type ApiError } from "../app/api.ts";
 import { FieldValue } from "./field-value.tsx";
 import { RecordStatus } from "./record-state.tsx";
 import type { EntityView } from "./model.ts";
-import { useRelationTitles } from "./relations.ts";
+import { formatDateTime } from "./format.ts";
+import { useRecordTitles, useRelationTitles } from "./relations.ts";
 import { useScreen } from "./resource.ts";
 import { StateActions } from "./state-actions.tsx";
 import { RowOperations } from "./operations.tsx";
@@ -38,7 +39,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   const { view, resource } = screen;
   const { query, result } = useOne<Data, ApiError>({ resource: view.name, id: Number(id), errorNotification: false });
   const record: Data = result ?? {};
-  const titles = useRelationTitles(view.fields, result ? [result] : []);
+  const titles = useRelationTitles(view.fields, result ? [result] : [], useRecordTitles(view.name, Number(id)));
   if (query.isLoading || query.error || !result) return <RecordStatus loading={query.isLoading} error={query.error} />;
   const title = view.titleField ? String(record[view.titleField] ?? "") : `#${id}`;
   const Panel = detailPanels[view.name];
@@ -74,19 +75,14 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
                 label={t(field.label)}
                 span={field.kind === "uploads" || field.kind === "list" ? "filled" : 1}
               >
-                <FieldValue
-                  field={field}
-                  value={record[field.name]}
-                  titles={field.relation ? titles.get(field.relation) : undefined}
-                  detail
-                />
+                <FieldValue field={field} value={record[field.name]} titles={titles} detail />
               </Descriptions.Item>
             ))}
           <Descriptions.Item label={t("fields.created_at")}>
-            {new Date(String(record.created_at)).toLocaleString(i18n.resolvedLanguage)}
+            {formatDateTime(String(record.created_at), i18n.resolvedLanguage)}
           </Descriptions.Item>
           <Descriptions.Item label={t("fields.updated_at")}>
-            {new Date(String(record.updated_at)).toLocaleString(i18n.resolvedLanguage)}
+            {formatDateTime(String(record.updated_at), i18n.resolvedLanguage)}
           </Descriptions.Item>
         </Descriptions>
       </Card>
@@ -128,9 +124,7 @@ function History({ view, id }: { view: EntityView; id: number }) {
                     {actionLabel(entry.action)}
                   </Tag>
                   <Typography.Text strong>{entry.actor_name ?? t(`history.actor.${entry.actor_kind}`)}</Typography.Text>
-                  <Typography.Text type="secondary">
-                    {new Date(entry.at).toLocaleString(i18n.resolvedLanguage)}
-                  </Typography.Text>
+                  <Typography.Text type="secondary">{formatDateTime(entry.at, i18n.resolvedLanguage)}</Typography.Text>
                 </Space>
                 <Changes view={view} changes={entry.changes} pairs={entry.action !== "create"} />
               </div>

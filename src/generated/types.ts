@@ -835,6 +835,10 @@ export interface StockConsumption {
 export interface SystemSetting {
   site_name: string;
   logo: string;
+  /**
+   * The currency amounts are kept and shown in (ISO 4217); money is stored in its hundredths.
+   */
+  currency?: "CNY" | "USD" | "KHR" | "THB";
   full_domain: string;
   profit_days: number;
   withdraw_fee?: Fraction;
@@ -1296,7 +1300,7 @@ export interface ServiceListNotInput {}
  */
 export interface ServiceSettingTypeInput {}
 /**
- * What the login page shows before anyone signs in: the site's name, logo and navigation title.
+ * What the login page shows before anyone signs in: the site's name, logo and navigation title, and the currency amounts are shown in.
  */
 export interface SettingNoInput {}
 /**

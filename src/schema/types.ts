@@ -8,6 +8,10 @@ export interface XUi {
   order?: number;
   hidden?: boolean;
   widget?: string;
+  /** The quantity's unit, shown after the number (on money: the amount is per this unit). */
+  unit?: "minute" | "hour" | "day" | "kg" | "kWh" | "ms" | "perKWh" | "perHour";
+  /** How much a list column matters: 1 always shown (also on a phone), 2 from 1200 px, 3 from 1600 px. */
+  priority?: 1 | 2 | 3;
 }
 
 export interface XUpload {

@@ -3,6 +3,7 @@
 import { act, render } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FieldValue, MASK } from "../../src/crud/field-value.tsx";
+import { setCurrency } from "../../src/crud/format.ts";
 import { entityView } from "../../src/crud/model.ts";
 import type { EntityName } from "../../src/generated/types.ts";
 import { AntdRoot } from "./antd-root.ts";
@@ -11,17 +12,33 @@ import { setupI18n } from "./dom-setup.ts";
 let i18n: Awaited<ReturnType<typeof setupI18n>>;
 
 beforeAll(async () => {
-  i18n = await setupI18n(["common", "defs", "order", "goods", "agent", "system_setting", "notice"]);
+  i18n = await setupI18n([
+    "common",
+    "defs",
+    "order",
+    "goods",
+    "agent",
+    "system_setting",
+    "notice",
+    "charge_log",
+    "charge_plan",
+    "charge_pile_plan",
+    "channel_plan",
+    "delivery_order",
+  ]);
 });
 
 // Back to English with the last test's components still mounted: they re-render, inside act.
 afterEach(async () => {
   if (i18n.language !== "en") await act(() => i18n.changeLanguage("en"));
+  setCurrency(undefined);
 });
 
-function shown(entity: EntityName, field: string, value: unknown, titles?: Map<number, string>) {
+function shown(entity: EntityName, field: string, value: unknown, titles?: Map<string, Map<number, string>>) {
   const { container } = render(
-    <FieldValue field={entityView(entity).byName.get(field)!} value={value} titles={titles} />,
+    <AntdRoot>
+      <FieldValue field={entityView(entity).byName.get(field)!} value={value} titles={titles} />
+    </AntdRoot>,
   );
   return container.textContent;
 }
@@ -31,6 +48,78 @@ describe("FieldValue", () => {
     expect(shown("order", "money", 12345)).toBe("123.45");
     expect(shown("goods", "unit_price", 0)).toBe("0.00");
     expect(shown("agent", "withdrawable", 123456789)).toBe("1,234,567.89");
+  });
+
+  it("shows money in the business's currency, as each language writes it", async () => {
+    setCurrency("USD");
+    expect(shown("order", "money", 12345)).toBe("$123.45");
+    expect(shown("agent", "withdrawable", 123456789)).toBe("$1,234,567.89");
+    await act(() => i18n.changeLanguage("zh"));
+    expect(shown("order", "money", 12345)).toBe("US$123.45");
+    setCurrency("CNY");
+    expect(shown("order", "money", 12345)).toBe("¥123.45");
+    await act(() => i18n.changeLanguage("km"));
+    setCurrency("KHR");
+    expect(shown("order", "money", 500000)).toBe("5,000.00៛");
+  });
+
+  it("shows quantities with their unit, and a tariff per unit", async () => {
+    setCurrency("USD");
+    expect(shown("charge_log", "minutes", 90)).toBe("90 min");
+    expect(shown("charge_log", "energy_kwh", 12.5)).toBe("12.5 kWh");
+    expect(shown("delivery_order", "weight_kg", 1234.5)).toBe("1,234.5 kg");
+    expect(shown("charge_pile_plan", "electricity_fee", 120)).toBe("$1.20 / kWh");
+    expect(shown("system_setting", "profit_days", 1)).toBe("1 day");
+    expect(shown("system_setting", "profit_days", 7)).toBe("7 days");
+    await act(() => i18n.changeLanguage("th"));
+    expect(shown("charge_pile_plan", "max_hours", 8)).toBe("8 ชม.");
+  });
+
+  it("shows a list of objects as readable text, each property formatted", () => {
+    setCurrency("USD");
+    const packages = [
+      { minutes: 60, fee: 100 },
+      { minutes: 180, fee: 250 },
+    ];
+    expect(shown("charge_plan", "packages", packages)).toBe("60 min · $1.00; 180 min · $2.50");
+    const many = [1, 2, 3, 4, 5].map((n) => ({ minutes: n * 10, fee: n * 100 }));
+    expect(shown("charge_plan", "packages", many)).toBe("10 min · $1.00; 20 min · $2.00; 30 min · $3.00; +2");
+  });
+
+  it("names the related records inside a list of objects (a channel plan's lanes)", () => {
+    const lanes = [
+      { channel_number: 1, goods_id: 7, count: 12, price: 350 },
+      { channel_number: 2, goods_id: 8, count: 10, price: 500 },
+    ];
+    const titles = new Map([["goods", new Map([[7, "Coca-Cola 330ml"]])]]);
+    expect(shown("channel_plan", "channels", lanes, titles)).toBe(
+      "1 · Coca-Cola 330ml · 12 · 3.50; 2 · #8 · 10 · 5.00",
+    );
+  });
+
+  it("shows a list of objects as a table in a detail view", () => {
+    setCurrency("USD");
+    const { container } = render(
+      <AntdRoot>
+        <FieldValue
+          field={entityView("charge_plan").byName.get("packages")!}
+          value={[
+            { minutes: 60, fee: 100 },
+            { minutes: 480, fee: 500 },
+          ]}
+          detail
+        />
+      </AntdRoot>,
+    );
+    const head = [...container.querySelectorAll("thead th")].map((th) => th.textContent);
+    expect(head).toEqual(["Minutes", "Fee"]);
+    const cells = [...container.querySelectorAll("tbody tr.ant-table-row")].map((tr) =>
+      [...tr.querySelectorAll("td")].map((td) => td.textContent),
+    );
+    expect(cells).toEqual([
+      ["60 min", "$1.00"],
+      ["480 min", "$5.00"],
+    ]);
   });
 
   it("shows fractions as percentages", () => {
@@ -54,8 +143,13 @@ describe("FieldValue", () => {
 
   it("shows a relation by the title of the related record", () => {
     const titles = new Map([
-      [3, "Central Market"],
-      [4, "Aeon Mall"],
+      [
+        "shop",
+        new Map([
+          [3, "Central Market"],
+          [4, "Aeon Mall"],
+        ]),
+      ],
     ]);
     expect(shown("order", "shop_id", 3, titles)).toBe("Central Market");
     // Until the titles arrive, or for a record the user cannot see, the id.
@@ -65,8 +159,13 @@ describe("FieldValue", () => {
 
   it("shows several relations by their titles", () => {
     const titles = new Map([
-      [1, "Agent A"],
-      [2, "Agent B"],
+      [
+        "agent",
+        new Map([
+          [1, "Agent A"],
+          [2, "Agent B"],
+        ]),
+      ],
     ]);
     expect(shown("goods", "sync_user", [1, 2], titles)).toBe("Agent AAgent B");
   });
@@ -92,7 +191,11 @@ describe("FieldValue", () => {
     expect(shown("system_setting", "bg_music", "/uploads/setting/welcome.mp3")).toBe("welcome.mp3");
   });
 
-  it("shows dates in a fixed, readable form", () => {
-    expect(shown("order", "order_time", "2026-11-21T09:30:12")).toBe("2026-11-21 09:30");
+  it("shows dates in one readable form per language, the Gregorian year everywhere", async () => {
+    expect(shown("order", "order_time", "2026-11-21T09:30:12")).toBe("Nov 21, 2026, 09:30");
+    await act(() => i18n.changeLanguage("th"));
+    expect(shown("order", "order_time", "2026-11-21T09:30:12")).toBe("21 พ.ย. 2026 09:30");
+    await act(() => i18n.changeLanguage("tw"));
+    expect(shown("order", "order_time", "2026-11-21T09:30:12")).toBe("2026年11月21日 09:30");
   });
 });

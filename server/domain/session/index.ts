@@ -116,10 +116,11 @@ export const session = defineArea({
       return null;
     },
 
-    // The settings the login page shows before anyone signs in: the site's name and logo, nothing else.
+    // The settings the login page shows before anyone signs in: the site's name and logo, and the
+    // currency every screen shows amounts in; nothing else.
     async "setting-no"({ ctx }) {
       const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(
-        `select site_name, logo, nav_title from ${q("system_setting")} where singleton_key = 'global'`,
+        `select site_name, logo, nav_title, currency from ${q("system_setting")} where singleton_key = 'global'`,
       );
       const row = rows[0] ?? {};
       return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));

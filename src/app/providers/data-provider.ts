@@ -68,6 +68,8 @@ interface ListAnswer<T> {
   list: T[];
   total: number;
   total_exact?: boolean;
+  /** Titles of the records the rows point at (target entity → id → title). */
+  titles?: Record<string, Record<number, string>>;
 }
 
 export const dataProvider: DataProvider = {
@@ -78,7 +80,12 @@ export const dataProvider: DataProvider = {
     const page =
       pagination?.mode === "off" ? {} : { page: pagination?.currentPage ?? 1, limit: pagination?.pageSize ?? 10 };
     const answer = await api<ListAnswer<never>>(call, { base, query: { ...page, ...listQuery(filters, sorters) } });
-    return { data: answer.list, total: answer.total, totalExact: answer.total_exact !== false };
+    return {
+      data: answer.list,
+      total: answer.total,
+      totalExact: answer.total_exact !== false,
+      titles: answer.titles,
+    };
   },
 
   async getMany({ resource, ids, meta }) {

@@ -10,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ApiError } from "../../app/api.ts";
 import { currentSession } from "../../app/session.ts";
-import { formatMoney } from "../../crud/format.ts";
+import { formatAmount, useCurrency } from "../../crud/format.ts";
 import { screenContext } from "../../crud/resource.ts";
 import { StateActions } from "../../crud/state-actions.tsx";
 import { Chart } from "./chart.tsx";
@@ -29,7 +29,8 @@ function ErrorText({ error }: { error: unknown }) {
 export function Dashboard() {
   const { t, i18n } = useTranslation(NAMESPACES);
   const lng = i18n.resolvedLanguage ?? "en";
-  const money = (minor: number) => formatMoney(minor, lng);
+  const currency = useCurrency();
+  const money = (minor: number) => formatAmount(minor, lng, currency);
   const session = currentSession();
   const can = access();
   const [days, setDays] = useState<Days>(FIRST_DAYS);
