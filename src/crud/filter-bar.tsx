@@ -1,6 +1,6 @@
 // The filters an entity's x-ui declares, as one inline form above the list: text for `like`,
 // a select for `eq` and `in` on enums and relations, two bounds for `range`.
-import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from "antd";
+import { Button, DatePicker, Form, Grid, Input, InputNumber, Select, Space } from "antd";
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from "@ant-design/icons";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -133,17 +133,22 @@ function RangeInput({
   );
 }
 
-/** Filters shown before "More filters" is opened. */
+/** Filters shown before "More filters" is opened (on a phone, fewer). */
 export const FIRST_FILTERS = 4;
+const FIRST_FILTERS_PHONE = 2;
 
 export function FilterBar({ view, values, fixed, onChange }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FilterValues>();
-  const all = view.filters.filter((f) => !fixed.includes(f.name));
+  const phone = Grid.useBreakpoint().md === false;
+  const first = phone ? FIRST_FILTERS_PHONE : FIRST_FILTERS;
+  const shown = view.filters.filter((f) => !fixed.includes(f.name));
+  // The state filters come first, so the state can always be filtered without opening "More filters".
+  const all = [...shown.filter((f) => view.states.has(f.name)), ...shown.filter((f) => !view.states.has(f.name))];
   // A filter in use stays in sight: the bar opens when one beyond the first few has a value.
-  const inUse = all.slice(FIRST_FILTERS).some((f) => values[f.name] !== undefined);
+  const inUse = all.slice(first).some((f) => values[f.name] !== undefined);
   const [expanded, setExpanded] = useState(inUse);
-  const fields = expanded || inUse ? all : all.slice(0, FIRST_FILTERS);
+  const fields = expanded || inUse ? all : all.slice(0, first);
   useEffect(() => {
     form.resetFields();
     form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
@@ -173,7 +178,7 @@ export function FilterBar({ view, values, fixed, onChange }: Props) {
           >
             {t("actions.reset")}
           </Button>
-          {all.length > FIRST_FILTERS && (
+          {all.length > first && (
             <Button
               type="link"
               icon={expanded ? <UpOutlined /> : <DownOutlined />}

@@ -70,7 +70,8 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
   const { mutateAsync } = useUpdate();
   const { fieldErrors, save } = useSave("messages.editSuccess", "messages.editFailed");
   const schema = useMemo(() => formSchema(view, "edit"), [view]);
-  if (query.isLoading || query.error || !result) return <RecordStatus loading={query.isLoading} error={query.error} />;
+  if (query.isLoading || query.error || !result)
+    return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   return (
     <Card className="screen-card form-card" variant="borderless">
       <SchemaForm

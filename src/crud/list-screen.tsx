@@ -2,7 +2,21 @@
 // values, sort, the pager of SPEC §2, row actions the user may take in the record's state, bulk
 // delete / restore / destroy, and export where the entity has an export call.
 import { useDeleteMany, useCustomMutation, useTable, type CrudFilter, type CrudSort } from "@refinedev/core";
-import { App, Button, Card, Popconfirm, Space, Table, Typography, type TableColumnsType, type TableProps } from "antd";
+import {
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Grid,
+  List,
+  Popconfirm,
+  Space,
+  Table,
+  Typography,
+  type TableColumnsType,
+  type TableProps,
+} from "antd";
+import type { Breakpoint } from "antd/es/_util/responsiveObserver";
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from "@ant-design/icons";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,20 +24,33 @@ import { Link, useNavigate } from "react-router";
 import { download, type ApiError } from "../app/api.ts";
 import { listQuery } from "../app/providers/data-provider.ts";
 import { FieldValue } from "./field-value.tsx";
-import { formatDateTime } from "./format.ts";
+import { formatDateTime, type TitleMaps } from "./format.ts";
+import { LoadFailure } from "./record-state.tsx";
 import { FilterBar } from "./filter-bar.tsx";
 import { fromCrudFilters, toCrudFilters } from "./filters.ts";
 import { useRelationTitles, type AnswerTitles } from "./relations.ts";
 import { useScreen, type ScreenContext } from "./resource.ts";
+import type { EntityView, FieldView } from "./model.ts";
 import { StateActions } from "./state-actions.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
-import { OperationButton, operationLabel, usableOperations } from "./operations.tsx";
+import { OperationButton, operationLabel, recordTitle, usableOperations } from "./operations.tsx";
 
 type Row = Record<string, unknown> & { id: number };
 
 export const PAGE_SIZES = [10, 20, 30, 40];
 
 const fillPath = (path: string, id: number) => path.replace(":id", String(id));
+
+/**
+ * A column's priority (x-ui.priority): 1 for key columns, always shown; the title and the state are key
+ * columns unless the schema says otherwise; anything else is 2.
+ */
+export function priorityOf(view: EntityView, field: FieldView): 1 | 2 | 3 {
+  return field.ui.priority ?? (field.name === view.titleField || view.states.has(field.name) ? 1 : 2);
+}
+
+/** Where a column of each priority shows: 2 from 1200 px wide, 3 from 1600 px. */
+const SHOWN_FROM: Record<1 | 2 | 3, Breakpoint[] | undefined> = { 1: undefined, 2: ["xl"], 3: ["xxl"] };
 
 export function ListScreen({ resource: identifier }: { resource: string }) {
   const screen = useScreen(identifier);
@@ -36,6 +63,8 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const { view, resource } = screen;
+  // On a phone the rows are cards with their key fields, not a table scrolled sideways.
+  const phone = Grid.useBreakpoint().md === false;
   const fixed = Object.entries(resource.meta.filter ?? {}).map(([field, value]): CrudFilter => ({
     field,
     operator: Array.isArray(value) ? "in" : "eq",
@@ -113,6 +142,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const rowOps = recycle ? false : usableOperations(view.name, "row").length > 0;
   const hasActions = canShow || canEdit || canDelete || canRestore || view.states.size > 0 || rowOps;
 
+  const keyTime = view.columns.some((f) => f.kind === "datetime" && priorityOf(view, f) === 1);
   const columns: TableColumnsType<Row> = [
     { title: t("fields.id"), dataIndex: "id", key: "id", width: 80, sorter: true, fixed: "left" },
     ...view.columns.map((field) => ({
@@ -120,6 +150,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
       dataIndex: field.name,
       key: field.name,
       width: field.ui.width,
+      responsive: SHOWN_FROM[priorityOf(view, field)],
       sorter: field.ui.sortable === true,
       sortOrder: sortOrderOf(table.sorters, field.name),
       render: (value: unknown) => <FieldValue field={field} value={value} titles={titles} />,
@@ -129,7 +160,6 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           title: t("fields.deleted_at"),
           dataIndex: "deleted_at",
           key: "deleted_at",
-          width: 170,
           render: (v: string) =>
             v ? <span className="cell-date">{formatDateTime(v, i18n.resolvedLanguage)}</span> : "-",
         }
@@ -137,63 +167,66 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           title: t("fields.created_at"),
           dataIndex: "created_at",
           key: "created_at",
-          width: 170,
+          // Where a time of the record's own is a key column (an order's time), the creation time matters less.
+          responsive: SHOWN_FROM[keyTime ? 3 : 2],
           sorter: true,
           sortOrder: sortOrderOf(table.sorters, "created_at"),
           render: (v: string) =>
             v ? <span className="cell-date">{formatDateTime(v, i18n.resolvedLanguage)}</span> : "-",
         },
   ];
+  /** A confirmation's words for one record: its entity and title ("Goods “Lay's Classic 50g”"). */
+  const named = (row: Row) => ({ entity: t(`${view.name}:name`), title: recordTitle(view, row) });
+  const rowActions = (row: Row) => (
+    <Space size={0} className="row-actions">
+      {canShow && (
+        <Link to={fillPath(resource.show!, row.id)}>
+          <Button size="small" type="link">
+            {t("actions.show")}
+          </Button>
+        </Link>
+      )}
+      {canEdit && (
+        <Link to={fillPath(resource.edit!, row.id)}>
+          <Button size="small" type="link">
+            {t("actions.edit")}
+          </Button>
+        </Link>
+      )}
+      {!recycle && <RowActions screen={screen} record={row} operations={rowOps} onDone={() => setSelected([])} />}
+      {canRestore && (
+        <Popconfirm
+          title={t("confirm.restoreOne", named(row))}
+          okText={t("actions.restore")}
+          cancelText={t("actions.cancel")}
+          onConfirm={() => restore([row.id])}
+        >
+          <Button size="small" type="link" icon={<UndoOutlined />}>
+            {t("actions.restore")}
+          </Button>
+        </Popconfirm>
+      )}
+      {canDelete && (
+        <Popconfirm
+          title={t(permanent ? "confirm.destroyOne" : "confirm.deleteOne", named(row))}
+          okText={t(permanent ? "actions.destroy" : "actions.delete")}
+          cancelText={t("actions.cancel")}
+          okButtonProps={{ danger: true }}
+          onConfirm={() => remove([row.id], recycle)}
+        >
+          <Button size="small" type="link" danger>
+            {t(permanent ? "actions.destroy" : "actions.delete")}
+          </Button>
+        </Popconfirm>
+      )}
+    </Space>
+  );
   if (hasActions) {
     columns.push({
       title: t("fields.action"),
       key: "actions",
       fixed: "right",
-      width: 220,
-      render: (_: unknown, row: Row) => (
-        <Space size={0} className="row-actions">
-          {canShow && (
-            <Link to={fillPath(resource.show!, row.id)}>
-              <Button size="small" type="link">
-                {t("actions.show")}
-              </Button>
-            </Link>
-          )}
-          {canEdit && (
-            <Link to={fillPath(resource.edit!, row.id)}>
-              <Button size="small" type="link">
-                {t("actions.edit")}
-              </Button>
-            </Link>
-          )}
-          {!recycle && <RowActions screen={screen} record={row} operations={rowOps} onDone={() => setSelected([])} />}
-          {canRestore && (
-            <Popconfirm
-              title={t("confirm.restore", { count: 1 })}
-              okText={t("actions.restore")}
-              cancelText={t("actions.cancel")}
-              onConfirm={() => restore([row.id])}
-            >
-              <Button size="small" type="link" icon={<UndoOutlined />}>
-                {t("actions.restore")}
-              </Button>
-            </Popconfirm>
-          )}
-          {canDelete && (
-            <Popconfirm
-              title={t(permanent ? "confirm.destroy" : "confirm.delete", { count: 1 })}
-              okText={t(permanent ? "actions.destroy" : "actions.delete")}
-              cancelText={t("actions.cancel")}
-              okButtonProps={{ danger: true }}
-              onConfirm={() => remove([row.id], recycle)}
-            >
-              <Button size="small" type="link" danger>
-                {t(permanent ? "actions.destroy" : "actions.delete")}
-              </Button>
-            </Popconfirm>
-          )}
-        </Space>
-      ),
+      render: (_: unknown, row: Row) => rowActions(row),
     });
   }
 
@@ -213,10 +246,22 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   };
 
   const total = table.result.total ?? 0;
+  // A failed load says why, with a retry, instead of an empty table's "No data".
+  const failed = table.tableQuery.isError;
+  const failure = <LoadFailure error={table.tableQuery.error} onRetry={() => void table.tableQuery.refetch()} />;
   const exact = (table.tableQuery.data as { totalExact?: boolean } | undefined)?.totalExact !== false;
   const bulk = selected.length > 0;
   const canAdd = !recycle && screen.can("add") && resource.create;
   const canExport = !recycle && screen.can("export");
+  const pagination = {
+    current: table.currentPage,
+    pageSize: table.pageSize,
+    total,
+    pageSizeOptions: PAGE_SIZES,
+    showSizeChanger: true,
+    showQuickJumper: true,
+    showTotal: (n: number) => t(exact ? "pager.total" : "pager.approx", { total: n }),
+  };
 
   return (
     <Card className="screen-card" variant="borderless">
@@ -239,23 +284,24 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           {toolbarOps.map((operation) => (
             <OperationButton key={operation.$id} view={view} operation={operation} type="default" size="middle" />
           ))}
-          {bulkOps.map((operation) => (
-            <OperationButton
-              key={operation.$id}
-              view={view}
-              operation={operation}
-              ids={selected}
-              type="default"
-              size="middle"
-              onDone={() => setSelected([])}
-            />
-          ))}
-          {canRestore && (
+          {!phone &&
+            bulkOps.map((operation) => (
+              <OperationButton
+                key={operation.$id}
+                view={view}
+                operation={operation}
+                ids={selected}
+                type="default"
+                size="middle"
+                onDone={() => setSelected([])}
+              />
+            ))}
+          {canRestore && !phone && (
             <Button icon={<UndoOutlined />} disabled={!bulk} onClick={() => confirmBulk("restore")}>
               {t("actions.restore")}
             </Button>
           )}
-          {canDelete && (
+          {canDelete && !phone && (
             <Button
               danger
               icon={<DeleteOutlined />}
@@ -283,33 +329,91 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           <Button icon={<ReloadOutlined />} aria-label={t("actions.refresh")} onClick={() => refresh()} />
         </Space>
       </div>
-      <Table<Row>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={rows}
-        loading={table.tableQuery.isFetching}
-        onChange={onTableChange}
-        scroll={{ x: "max-content" }}
-        rowSelection={
-          canDelete || canRestore || bulkOps.length > 0
-            ? {
-                selectedRowKeys: selected,
-                onChange: (keys) => setSelected(keys as number[]),
-                preserveSelectedRowKeys: false,
-              }
-            : undefined
-        }
-        pagination={{
-          current: table.currentPage,
-          pageSize: table.pageSize,
-          total,
-          pageSizeOptions: PAGE_SIZES,
-          showSizeChanger: true,
-          showQuickJumper: true,
-          showTotal: (n) => t(exact ? "pager.total" : "pager.approx", { total: n }),
-        }}
-      />
+      {phone ? (
+        <List<Row>
+          className="list-cards"
+          dataSource={rows}
+          loading={table.tableQuery.isFetching}
+          locale={failed ? { emptyText: failure } : undefined}
+          pagination={{
+            ...pagination,
+            size: "small",
+            showQuickJumper: false,
+            onChange: (page, size) => {
+              if (size !== table.pageSize) {
+                table.setPageSize(size);
+                table.setCurrentPage(1);
+              } else table.setCurrentPage(page);
+            },
+          }}
+          renderItem={(row) => (
+            <List.Item key={row.id}>
+              <RowCard view={view} row={row} titles={titles} actions={hasActions ? rowActions(row) : undefined} />
+            </List.Item>
+          )}
+        />
+      ) : (
+        <Table<Row>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={rows}
+          loading={table.tableQuery.isFetching}
+          onChange={onTableChange}
+          scroll={{ x: "max-content" }}
+          rowSelection={
+            canDelete || canRestore || bulkOps.length > 0
+              ? {
+                  selectedRowKeys: selected,
+                  onChange: (keys) => setSelected(keys as number[]),
+                  preserveSelectedRowKeys: false,
+                }
+              : undefined
+          }
+          locale={failed ? { emptyText: failure } : undefined}
+          pagination={pagination}
+        />
+      )}
+    </Card>
+  );
+}
+
+/** A row on a phone: its title and number, its key fields (priority 1), then its actions. */
+function RowCard({
+  view,
+  row,
+  titles,
+  actions,
+}: {
+  view: EntityView;
+  row: Row;
+  titles: TitleMaps;
+  actions?: React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  const key = view.columns.filter((f) => priorityOf(view, f) === 1 && f.name !== view.titleField);
+  const shown = key.length ? key : view.columns.filter((f) => f.name !== view.titleField).slice(0, 3);
+  return (
+    <Card
+      size="small"
+      className="row-card"
+      title={
+        view.titleField ? (
+          <FieldValue field={view.byName.get(view.titleField)!} value={row[view.titleField]} titles={titles} />
+        ) : (
+          `#${row.id}`
+        )
+      }
+      extra={view.titleField ? <Typography.Text type="secondary">#{row.id}</Typography.Text> : undefined}
+    >
+      <Descriptions size="small" column={1} colon={false} className="row-card-fields">
+        {shown.map((field) => (
+          <Descriptions.Item key={field.name} label={t(field.label)}>
+            <FieldValue field={field} value={row[field.name]} titles={titles} />
+          </Descriptions.Item>
+        ))}
+      </Descriptions>
+      {actions && <div className="row-card-actions">{actions}</div>}
     </Card>
   );
 }

@@ -1,13 +1,60 @@
 // What the record screens (edit, settings, details) share: the state of loading their record, and
 // saving with the server's answer shown, its field errors kept for the form.
-import { App, Card, Result, Skeleton } from "antd";
+import { App, Button, Card, Result, Skeleton } from "antd";
+import { ReloadOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ApiError } from "../app/api.ts";
 
-/** A skeleton while the record loads, a translated warning when it cannot be had. */
-export function RecordStatus({ loading, error }: { loading: boolean; error?: ApiError | null }) {
+/** What went wrong, in words: offline, the server's fault, no permission, or the server's own message. */
+export function failureWords(error: ApiError | null | undefined, fallback: string): { title: string; text?: string } {
+  const status = error?.statusCode;
+  if (status === 0 || (typeof navigator !== "undefined" && navigator.onLine === false))
+    return { title: "failure.offline", text: "failure.offlineText" };
+  if (status !== undefined && status >= 500) return { title: "failure.server", text: "failure.serverText" };
+  if (status === 403) return { title: "failure.forbidden", text: "failure.forbiddenText" };
+  return { title: fallback };
+}
+
+/** A failed load said in words, with a retry where trying again can help. */
+export function LoadFailure({
+  error,
+  onRetry,
+  fallback = "failure.other",
+}: {
+  error?: ApiError | null;
+  onRetry?: () => void;
+  fallback?: string;
+}) {
   const { t } = useTranslation();
+  const words = failureWords(error, fallback);
+  return (
+    <Result
+      className="load-failure"
+      status={error?.statusCode === 403 ? "403" : error?.statusCode === 404 ? "404" : "warning"}
+      title={t(words.title)}
+      subTitle={words.text ? t(words.text) : error?.message}
+      extra={
+        onRetry && error?.statusCode !== 403 && error?.statusCode !== 404 ? (
+          <Button type="primary" icon={<ReloadOutlined />} onClick={onRetry}>
+            {t("actions.retry")}
+          </Button>
+        ) : undefined
+      }
+    />
+  );
+}
+
+/** A skeleton while the record loads, the failure in words (with a retry) when it cannot be had. */
+export function RecordStatus({
+  loading,
+  error,
+  onRetry,
+}: {
+  loading: boolean;
+  error?: ApiError | null;
+  onRetry?: () => void;
+}) {
   if (loading) {
     return (
       <Card className="screen-card" variant="borderless">
@@ -15,7 +62,7 @@ export function RecordStatus({ loading, error }: { loading: boolean; error?: Api
       </Card>
     );
   }
-  return <Result status="warning" title={t("messages.detailFailed")} subTitle={error?.message} />;
+  return <LoadFailure error={error} onRetry={onRetry} fallback="messages.detailFailed" />;
 }
 
 /** Saves: a success message, then `after`; on failure the server's message, and its field errors for the form. */

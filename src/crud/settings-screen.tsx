@@ -19,7 +19,8 @@ export function SettingsScreen({ resource: identifier }: { resource: string }) {
   const { fieldErrors, save } = useSave("messages.editSuccess", "messages.editFailed");
   const schema = useMemo(() => formSchema(view, "edit"), [view]);
   const editable = screen.can("set");
-  if (query.isLoading || query.error || !result) return <RecordStatus loading={query.isLoading} error={query.error} />;
+  if (query.isLoading || query.error || !result)
+    return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   return (
     <Card className="screen-card form-card" variant="borderless">
       <fieldset disabled={!editable} className="settings-fieldset">

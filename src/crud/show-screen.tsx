@@ -40,7 +40,8 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   const { query, result } = useOne<Data, ApiError>({ resource: view.name, id: Number(id), errorNotification: false });
   const record: Data = result ?? {};
   const titles = useRelationTitles(view.fields, result ? [result] : [], useRecordTitles(view.name, Number(id)));
-  if (query.isLoading || query.error || !result) return <RecordStatus loading={query.isLoading} error={query.error} />;
+  if (query.isLoading || query.error || !result)
+    return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   const title = view.titleField ? String(record[view.titleField] ?? "") : `#${id}`;
   const Panel = detailPanels[view.name];
   return (

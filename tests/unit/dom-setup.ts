@@ -13,10 +13,25 @@ configure({ asyncUtilTimeout: 4000 });
 // React's act() warnings stay quiet only when the environment says it is a test.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
+/** The width media queries answer for: a desktop screen, unless a test sets another. */
+export const viewport = { width: 1440 };
+
+/** Width queries ("(min-width: 1200px)", antd's breakpoints) against viewport.width; other features never match. */
+export function mediaMatches(query: string): boolean {
+  const parts = query.split(/\s+and\s+/);
+  return parts.every((part) => {
+    const width = /\((min|max)-width:\s*(\d+(?:\.\d+)?)px\)/.exec(part);
+    if (!width) return false;
+    return width[1] === "min" ? viewport.width >= Number(width[2]) : viewport.width <= Number(width[2]);
+  });
+}
+
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
     ({
-      matches: false,
+      get matches() {
+        return mediaMatches(query);
+      },
       media: query,
       onchange: null,
       addListener: () => {},

@@ -14,7 +14,7 @@ import { clearSession } from "../../src/app/session.ts";
 import { PAGE_SIZES, ListScreen } from "../../src/crud/list-screen.tsx";
 import { resources } from "../../src/generated/resources.ts";
 import { AntdRoot } from "./antd-root.ts";
-import { setupI18n, signIn } from "./dom-setup.ts";
+import { setupI18n, signIn, viewport } from "./dom-setup.ts";
 
 const refineResources = resources.map((r) => ({ ...r, meta: { ...r.meta, label: undefined, hide: true } }));
 
@@ -65,6 +65,8 @@ const ORDERS = [
 
 let requests: { url: URL; method: string; body: unknown }[] = [];
 let listAnswer: Record<string, unknown> = {};
+/** How the next calls fail: a status the server answers with, or no connection at all. */
+let failWith: number | "offline" | undefined;
 
 /** The stubbed API: each call's answer by path. */
 function answerTo(path: string): unknown {
@@ -92,6 +94,11 @@ function stubApi() {
     vi.fn(async (input: string, init: RequestInit = {}) => {
       const url = new URL(input, "http://console");
       requests.push({ url, method: init.method ?? "GET", body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (failWith === "offline") throw new TypeError("Failed to fetch");
+      if (failWith)
+        return new Response(JSON.stringify({ code: failWith, message: "Internal error", data: null }), {
+          status: failWith,
+        });
       return new Response(JSON.stringify({ code: 200, message: "ok", data: answerTo(url.pathname) }));
     }),
   );
@@ -138,6 +145,8 @@ beforeAll(async () => {
 beforeEach(() => {
   requests = [];
   listAnswer = { list: GOODS, total: 42, total_exact: true, page: 1, limit: 10 };
+  failWith = undefined;
+  viewport.width = 1440;
   stubApi();
 });
 
@@ -162,12 +171,13 @@ describe("ListScreen", () => {
       "Main image",
       "Retail price",
       "Cost price",
-      "Wholesale price",
       "Stock",
       "Created at",
     ]) {
       expect(headers).toContain(title);
     }
+    // A column of priority 3 shows only from 1600 px wide; the test's screen is 1440.
+    expect(headers).not.toContain("Wholesale price");
     const [cola, tea] = rows();
     expect(within(cola).getByText("3.50")).toBeTruthy();
     expect(within(tea).getByText("123.45")).toBeTruthy();
@@ -175,6 +185,51 @@ describe("ListScreen", () => {
     expect(await within(cola).findByText("Drinks")).toBeTruthy();
     expect(within(tea).getByText("Tea")).toBeTruthy();
     expect(calls("/merchant/goods-cate-all").map((r) => r.url.searchParams.get("id"))).toContain("2,3");
+  });
+
+  it("names related records from the titles the list answer carries, with no call of their own", async () => {
+    signIn(["goods.list"]); // no goods_category.all: the answer's titles are all there is
+    listAnswer = { ...listAnswer, titles: { goods_category: { 2: "Cold drinks", 3: "Hot tea" } } };
+    renderList();
+    const [cola, tea] = await waitFor(() => {
+      const found = rows();
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(await within(cola).findByText("Cold drinks")).toBeTruthy();
+    expect(within(tea).getByText("Hot tea")).toBeTruthy();
+    expect(calls("/merchant/goods-cate-all")).toHaveLength(0);
+  });
+
+  it("on a phone shows each row as a card with its key fields and actions, and no table", async () => {
+    viewport.width = 390;
+    signIn(["order.list", "order.refund", "order.detail"]);
+    const { container } = renderList("/order/applicationList");
+    const card = (await screen.findByText("202611210930120001")).closest(".row-card") as HTMLElement;
+    expect(card).toBeTruthy();
+    expect(container.querySelector(".ant-table")).toBeNull();
+    const labels = [...card.querySelectorAll(".ant-descriptions-item-label")].map((l) => l.textContent);
+    expect(labels).toEqual(["Order time", "Pay status", "Amount"]);
+    expect(within(card).getByText("Paid")).toBeTruthy();
+    expect(within(card).getByText("3.50")).toBeTruthy();
+    expect(within(card).getByText("#31")).toBeTruthy();
+    expect(within(card).getByRole("button", { name: "Refund" })).toBeTruthy();
+  });
+
+  it("says a server error in words with a retry, and a lost connection as being offline", async () => {
+    signIn(["goods.list"]);
+    failWith = 500;
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList();
+    expect(await screen.findByText("The server had a problem")).toBeTruthy();
+    expect(screen.queryByText("No data")).toBeNull();
+    failWith = "offline";
+    await user.click(screen.getByRole("button", { name: /Retry/ }));
+    expect(await screen.findByText("You are offline")).toBeTruthy();
+    failWith = undefined;
+    await user.click(screen.getByRole("button", { name: /Retry/ }));
+    expect(await screen.findByText("Cola 330ml")).toBeTruthy();
+    expect(screen.queryByText("You are offline")).toBeNull();
   });
 
   it("asks for the first page in the entity's default order and shows the total in the pager", async () => {
@@ -319,7 +374,8 @@ describe("ListScreen", () => {
     const [first] = rows();
     await user.click(within(first).getByRole("button", { name: "Delete permanently" }));
     const pop = await screen.findByRole("tooltip");
-    expect(within(pop).getByText("Delete 1 record(s) permanently? This cannot be undone.")).toBeTruthy();
+    // The confirmation names the record and says it cannot be undone.
+    expect(within(pop).getByText("Delete Notice “Closed on Sunday” for good? This cannot be undone.")).toBeTruthy();
     await user.click(within(pop).getByRole("button", { name: "Delete permanently" }));
     await waitFor(() => expect(calls("/merchant/notice-list-delete")).toHaveLength(1));
     expect(calls("/merchant/notice-list-delete")[0].url.searchParams.get("id")).toBe("21");
