@@ -9,6 +9,7 @@ import type { FieldError } from "../app/api.ts";
 import { fieldView, resolve, type EntityView, type FieldView, type FormView } from "./model.ts";
 import { fieldLabelKey, isCommonField, commonFieldKey, ruleKey } from "../schema/keys.ts";
 import { widgetFor } from "../widgets/choose.ts";
+import { fitsTable, TableArrayTemplate, TableRowObjectTemplate, TableRowTemplate } from "../widgets/table-array.tsx";
 
 export type FormMode = "create" | "edit";
 type Schema = Record<string, unknown>;
@@ -119,7 +120,20 @@ function objectUi(view: FormView, prefix: string, properties: Record<string, Jso
     const node = resolve(raw).node;
     const item = node.items ? resolve(node.items).node : undefined;
     if (node.properties) Object.assign(entry, objectUi(view, `${prefix}${name}.fields.`, node.properties));
-    if (item?.properties) entry.items = objectUi(view, `${prefix}${name}.fields.`, item.properties);
+    if (item?.properties) {
+      entry.items = objectUi(view, `${prefix}${name}.fields.`, item.properties);
+      const plain = Object.fromEntries(Object.entries(item.properties).map(([k, v]) => [k, resolve(v).node]));
+      if (fitsTable({ properties: plain })) {
+        // Edited as a table: labels in its header, not beside each input (help would repeat on every row).
+        entry["ui:ArrayFieldTemplate"] = TableArrayTemplate;
+        entry["ui:ArrayFieldItemTemplate"] = TableRowTemplate;
+        entry.items["ui:ObjectFieldTemplate"] = TableRowObjectTemplate;
+        for (const child of Object.keys(item.properties)) {
+          const { "ui:description": _help, ...rest } = entry.items[child] as UiSchema;
+          entry.items[child] = { ...rest, "ui:label": false };
+        }
+      }
+    }
     ui[name] = entry;
   }
   return ui;

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 // src/crud/schema-form.tsx: the generated form as a user meets it: translated required errors, typed
 // values submitted in stored units, cross-field rules, and the server's field errors.
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { entityView, operationView, type FormView } from "../../src/crud/model.ts";
 import { operationSchemas, type OperationCall } from "../../src/generated/operations.ts";
@@ -16,7 +17,16 @@ import { setupI18n } from "./dom-setup.ts";
 let i18n: Awaited<ReturnType<typeof setupI18n>>;
 
 beforeAll(async () => {
-  i18n = await setupI18n(["common", "defs", "validation", "notice", "operations", "charge_pile_plan", "goods_setting"]);
+  i18n = await setupI18n([
+    "common",
+    "defs",
+    "validation",
+    "notice",
+    "operations",
+    "charge_pile_plan",
+    "goods_setting",
+    "charge_plan",
+  ]);
 });
 
 // Back to English with the last test's components still mounted: they re-render, inside act.
@@ -37,10 +47,21 @@ function renderForm(entity: string, { mode = "create", initial = {}, serverError
       : operationView(operationSchemas[entity as OperationCall]);
   const schema = formSchema(view, mode);
   const onSubmit = vi.fn();
+  // Relation pickers ask their options through react-query (none are answered here).
+  const queries = new QueryClient({ defaultOptions: { queries: { retry: false, enabled: false } } });
   // No motion: messages appear and leave at once instead of after an animation jsdom never runs.
   const ui = (errors?: FieldError[]) => (
     <AntdRoot>
-      <SchemaForm view={view} schema={schema} initial={initial} mode={mode} serverErrors={errors} onSubmit={onSubmit} />
+      <QueryClientProvider client={queries}>
+        <SchemaForm
+          view={view}
+          schema={schema}
+          initial={initial}
+          mode={mode}
+          serverErrors={errors}
+          onSubmit={onSubmit}
+        />
+      </QueryClientProvider>
     </AntdRoot>
   );
   const result = render(ui(serverErrors));
@@ -60,6 +81,41 @@ async function fill(user: ReturnType<typeof userEvent.setup>, label: string, tex
 const save = () => screen.getByRole("button", { name: /save/i });
 
 describe("SchemaForm", () => {
+  it("edits a list of objects as a table: its labels in the header, a row per object, errors in its cells", async () => {
+    const { onSubmit, user } = renderForm("charge_plan", {
+      initial: { name: "Riverside", packages: [{ minutes: 60 }] },
+    });
+    const packages = document.getElementById("root_packages")!;
+    const headers = within(packages)
+      .getAllByRole("columnheader")
+      .map((h) => h.textContent);
+    expect(headers).toEqual(["*Minutes", "*Fee"]);
+    // No stacked sub-form with a title of its own per object.
+    expect(screen.queryByText(/packages-1/)).toBeNull();
+    const rows = () => within(packages).getAllByRole("row").slice(1);
+    expect(rows()).toHaveLength(1);
+    await user.click(save());
+    expect(await within(rows()[0]).findByText("Fee is required")).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.click(within(packages.parentElement!).getByRole("button", { name: /Add item/ }));
+    expect(rows()).toHaveLength(2);
+    const input = (id: string) => document.getElementById(id) as HTMLInputElement;
+    await user.click(input("root_packages_0_fee"));
+    await user.paste("1.5");
+    await user.click(input("root_packages_1_minutes"));
+    await user.paste("120");
+    await user.click(input("root_packages_1_fee"));
+    await user.paste("2");
+    await user.click(save());
+    await waitFor(() => expect(onSubmit).toHaveBeenCalled());
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({
+      packages: [
+        { minutes: 60, fee: 150 },
+        { minutes: 120, fee: 200 },
+      ],
+    });
+  });
+
   it("shows translated required errors on the fields and does not submit", async () => {
     const { onSubmit, user } = renderForm("notice");
     await user.click(save());
