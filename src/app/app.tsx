@@ -4,7 +4,7 @@
 import "@ant-design/v5-patch-for-react-19";
 import { Authenticated, Refine } from "@refinedev/core";
 import { QueryCache, QueryClient } from "@tanstack/react-query";
-import routerProvider, { CatchAllNavigate, UnsavedChangesNotifier } from "@refinedev/react-router";
+import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider } from "antd";
 import type { Locale } from "antd/es/locale";
 import { useEffect, useState } from "react";
@@ -72,13 +72,13 @@ function Providers({ children }: { children: React.ReactNode }) {
       resources={refineResources}
       options={{
         syncWithLocation: true,
+        // Unsaved input is guarded by our own guard (src/app/unsaved.tsx), with antd's confirmation.
         warnWhenUnsavedChanges: false,
         disableTelemetry: true,
         reactQuery: { clientConfig: queryClient },
       }}
     >
       {children}
-      <UnsavedChangesNotifier />
     </Refine>
   );
 }

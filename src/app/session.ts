@@ -79,6 +79,9 @@ export interface StoredTab {
   /** create / edit / show pages add their action to the route name. */
   action?: "create" | "edit" | "show";
   id?: string;
+  /** The entity of a record page, and the record's title once its screen has said it. */
+  entity?: string;
+  title?: string;
 }
 
 export const storedTabs = (): StoredTab[] => readJson<StoredTab[]>(KEYS.tabs) ?? [];

@@ -9,6 +9,8 @@ import { formSchema, SchemaForm } from "./schema-form.tsx";
 import { RecordStatus, useSave } from "./record-state.tsx";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import type { EntityView } from "./model.ts";
+import { usePageTitle } from "../app/page-title.ts";
+import { recordTitle } from "./operations.tsx";
 
 type Data = Record<string, unknown>;
 
@@ -70,6 +72,7 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
   const { mutateAsync } = useUpdate();
   const { fieldErrors, save } = useSave("messages.editSuccess", "messages.editFailed");
   const schema = useMemo(() => formSchema(view, "edit"), [view]);
+  usePageTitle(result ? recordTitle(view, result) : undefined);
   if (query.isLoading || query.error || !result)
     return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   return (

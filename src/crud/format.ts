@@ -131,16 +131,24 @@ function dateFormat(lng: string, time: boolean): Intl.DateTimeFormat {
 
 const currentLanguage = () => i18n.resolvedLanguage ?? "en";
 
-/** "Nov 25, 2026, 14:03" / "2026年11月25日 14:03" / "25 พ.ย. 2026 14:03": the one date-time format of each language. */
+/**
+ * Browsers ship Khmer's calendar words only in part (Chromium writes "2026 M11 25"): Khmer reads the
+ * day, month and year in figures, as Cambodian documents write them.
+ */
+const KHMER = { date: "DD/MM/YYYY", dateTime: "DD/MM/YYYY HH:mm" };
+
+/** "Nov 25, 2026, 14:03" / "2026年11月25日 14:03" / "25 พ.ย. 2026 14:03" / "25/11/2026 14:03": one format per language. */
 export function formatDateTime(value: string | Date, lng = currentLanguage()): string {
   const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? String(value) : dateFormat(lng, true).format(date);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return lng === "km" ? dayjs(date).format(KHMER.dateTime) : dateFormat(lng, true).format(date);
 }
 
 /** A calendar day ("2026-11-25") in the same style, read as that day wherever the browser is. */
 export function formatDate(value: string, lng = currentLanguage()): string {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dayjs(value).toDate() : new Date(value);
-  return Number.isNaN(day.getTime()) ? value : dateFormat(lng, false).format(day);
+  if (Number.isNaN(day.getTime())) return value;
+  return lng === "km" ? dayjs(day).format(KHMER.date) : dateFormat(lng, false).format(day);
 }
 
 /** Tag colours of well-known state values; anything else is neutral. */

@@ -3,6 +3,7 @@
 // delete / restore / destroy, and export where the entity has an export call.
 import { useDeleteMany, useCustomMutation, useTable, type CrudFilter, type CrudSort } from "@refinedev/core";
 import {
+  Alert,
   App,
   Button,
   Card,
@@ -21,11 +22,11 @@ import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOut
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
-import { download, type ApiError } from "../app/api.ts";
+import { ApiError, download } from "../app/api.ts";
 import { listQuery } from "../app/providers/data-provider.ts";
 import { FieldValue } from "./field-value.tsx";
 import { formatDateTime, type TitleMaps } from "./format.ts";
-import { LoadFailure } from "./record-state.tsx";
+import { failureWords, LoadFailure } from "./record-state.tsx";
 import { FilterBar } from "./filter-bar.tsx";
 import { fromCrudFilters, toCrudFilters } from "./filters.ts";
 import { useRelationTitles, type AnswerTitles } from "./relations.ts";
@@ -38,6 +39,9 @@ import { OperationButton, operationLabel, recordTitle, usableOperations } from "
 type Row = Record<string, unknown> & { id: number };
 
 export const PAGE_SIZES = [10, 20, 30, 40];
+
+/** What a call paused for want of a network reads as. */
+const OFFLINE = new ApiError(0, "");
 
 const fillPath = (path: string, id: number) => path.replace(":id", String(id));
 
@@ -247,8 +251,12 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
 
   const total = table.result.total ?? 0;
   // A failed load says why, with a retry, instead of an empty table's "No data".
-  const failed = table.tableQuery.isError;
-  const failure = <LoadFailure error={table.tableQuery.error} onRetry={() => void table.tableQuery.refetch()} />;
+  // Offline, react-query pauses the call instead of failing it (and resumes it once back online).
+  const paused = table.tableQuery.fetchStatus === "paused";
+  const failed = table.tableQuery.isError || paused;
+  const shownFailure = paused ? OFFLINE : table.tableQuery.error;
+  const failedWords = failureWords(shownFailure, "failure.other");
+  const failure = <LoadFailure error={shownFailure} onRetry={() => void table.tableQuery.refetch()} />;
   const exact = (table.tableQuery.data as { totalExact?: boolean } | undefined)?.totalExact !== false;
   const bulk = selected.length > 0;
   const canAdd = !recycle && screen.can("add") && resource.create;
@@ -329,6 +337,21 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           <Button icon={<ReloadOutlined />} aria-label={t("actions.refresh")} onClick={() => refresh()} />
         </Space>
       </div>
+      {failed && rows.length > 0 && (
+        // The last rows stay for reading; the refresh that failed says why above them.
+        <Alert
+          className="load-failure-alert"
+          type="warning"
+          showIcon
+          message={t(failedWords.title)}
+          description={failedWords.text ? t(failedWords.text) : shownFailure?.message}
+          action={
+            <Button size="small" icon={<ReloadOutlined />} onClick={() => void table.tableQuery.refetch()}>
+              {t("actions.retry")}
+            </Button>
+          }
+        />
+      )}
       {phone ? (
         <List<Row>
           className="list-cards"

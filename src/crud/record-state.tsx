@@ -5,6 +5,7 @@ import { ReloadOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { ApiError } from "../app/api.ts";
+import { forgetUnsaved } from "../app/unsaved.tsx";
 
 /** What went wrong, in words: offline, the server's fault, no permission, or the server's own message. */
 export function failureWords(error: ApiError | null | undefined, fallback: string): { title: string; text?: string } {
@@ -74,6 +75,7 @@ export function useSave(success: string, failed: string) {
     try {
       await write();
       setError(undefined);
+      forgetUnsaved(); // saved: leaving no longer asks
       message.success(t(success));
       after?.();
     } catch (caught) {

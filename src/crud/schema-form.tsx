@@ -13,6 +13,7 @@ import { schemaKeywords } from "../schema/ajv.ts";
 import { widgets } from "../widgets/index.ts";
 import type { FieldError } from "../app/api.ts";
 import type { FormView } from "./model.ts";
+import { useUnsavedChanges } from "../app/unsaved.tsx";
 import { serverErrorSchema, translateErrors, uiSchemaFor, type FormMode } from "./form-schema.ts";
 
 export { formSchema, transitionSchema } from "./form-schema.ts";
@@ -89,6 +90,8 @@ export function SchemaForm({
   const [data, setData] = useState<Data>(initial);
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
+  // What the user types counts as unsaved until it is saved: leaving the page asks first.
+  const { changed } = useUnsavedChanges();
   // Titles and messages follow the language: rebuild them when it changes.
   const uiSchema = useMemo(
     () => uiSchemaFor(view, schema, mode, fixed),
@@ -134,7 +137,11 @@ export function SchemaForm({
         arrayMinItems: { populate: "never" },
         emptyObjectFields: "skipEmptyDefaults",
       }}
-      onChange={(event) => setData(event.formData ?? {})}
+      onChange={(event, id) => {
+        setData(event.formData ?? {});
+        // A change with a field's id is the user's (rjsf's own default-filling carries none).
+        if (id) changed();
+      }}
       onError={() => setSubmitted(true)}
       onSubmit={(event) => {
         setSubmitted(true);

@@ -2,7 +2,7 @@
 // history (record-history): who did what, when, and which values changed.
 import { useOne } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
-import { Button, Card, Descriptions, Empty, Space, Tag, Timeline, Typography } from "antd";
+import { Button, Card, Descriptions, Empty, Grid, Space, Tag, Timeline, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { api, type ApiError } from "../app/api.ts";
@@ -10,10 +10,11 @@ import { FieldValue } from "./field-value.tsx";
 import { RecordStatus } from "./record-state.tsx";
 import type { EntityView } from "./model.ts";
 import { formatDateTime } from "./format.ts";
+import { usePageTitle } from "../app/page-title.ts";
 import { useRecordTitles, useRelationTitles } from "./relations.ts";
 import { useScreen } from "./resource.ts";
 import { StateActions } from "./state-actions.tsx";
-import { RowOperations } from "./operations.tsx";
+import { RowOperations, recordTitle } from "./operations.tsx";
 import { RelatedList } from "./related-list.tsx";
 import type { EntityName } from "../generated/types.ts";
 import { detailPanels } from "../extensions/index.ts";
@@ -37,9 +38,12 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   const { id } = useParams();
   const screen = useScreen(identifier);
   const { view, resource } = screen;
+  // On a phone each label sits above its value, so a value (a table of lanes) gets the whole width.
+  const phone = Grid.useBreakpoint().md === false;
   const { query, result } = useOne<Data, ApiError>({ resource: view.name, id: Number(id), errorNotification: false });
   const record: Data = result ?? {};
   const titles = useRelationTitles(view.fields, result ? [result] : [], useRecordTitles(view.name, Number(id)));
+  usePageTitle(result ? recordTitle(view, result) : undefined);
   if (query.isLoading || query.error || !result)
     return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   const title = view.titleField ? String(record[view.titleField] ?? "") : `#${id}`;
@@ -67,7 +71,13 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
           </Space>
         }
       >
-        <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" className="detail-descriptions">
+        <Descriptions
+          column={{ xs: 1, md: 2 }}
+          layout={phone ? "vertical" : "horizontal"}
+          bordered
+          size="small"
+          className="detail-descriptions"
+        >
           {view.fields
             .filter((f) => !f.ui.hidden)
             .map((field) => (

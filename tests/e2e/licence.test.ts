@@ -56,9 +56,9 @@ describe("the licence", () => {
       await panel.locator("[data-testid=install-serial]").click();
       await tab.page
         .locator(".ant-message")
-        .getByText("The serial number is installed: licensed until 2030-06-30")
+        .getByText("The serial number is installed: licensed until Jun 30, 2030")
         .waitFor();
-      await expect.poll(() => panel.locator("[data-testid=licence-until]").innerText()).toBe("2030-06-30");
+      await expect.poll(() => panel.locator("[data-testid=licence-until]").innerText()).toBe("Jun 30, 2030");
       expect(await stored()).toBe(serial);
       expect(tab.errors).toContain("HTTP 400 /admin/sn");
       expect(besides(tab.errors, 400)).toEqual([]);

@@ -73,7 +73,7 @@ describe("a refund from the order's detail", () => {
     await expect
       .poll(() => descriptionOf(page, order.fields.pay_status.label).innerText())
       .toBe(order.enum.pay_status.partial_refund);
-    await expect.poll(() => descriptionOf(page, order.fields.refund_money.label).innerText()).toBe("1.00");
+    await expect.poll(() => descriptionOf(page, order.fields.refund_money.label).innerText()).toBe("$1.00");
     await expect
       .poll(() => descriptionOf(page, order.fields.refundable_money.label).innerText())
       .toBe(money(target.money - 100));

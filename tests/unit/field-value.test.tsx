@@ -197,5 +197,7 @@ describe("FieldValue", () => {
     expect(shown("order", "order_time", "2026-11-21T09:30:12")).toBe("21 พ.ย. 2026 09:30");
     await act(() => i18n.changeLanguage("tw"));
     expect(shown("order", "order_time", "2026-11-21T09:30:12")).toBe("2026年11月21日 09:30");
+    await act(() => i18n.changeLanguage("km"));
+    expect(shown("order", "order_time", "2026-11-21T09:30:12")).toBe("21/11/2026 09:30");
   });
 });

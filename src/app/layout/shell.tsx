@@ -15,6 +15,7 @@ import { versionChanged } from "../version-check.ts";
 import { preloadScreens } from "../screens.tsx";
 import { SideMenu } from "./side-menu.tsx";
 import { TabBar } from "./tab-bar.tsx";
+import { UnsavedChangesGuard } from "../unsaved.tsx";
 
 const COLLAPSED_KEY = "sider_collapsed";
 const ChangePassword = lazyScreen(() => import("./change-password.tsx").then((m) => m.ChangePassword));
@@ -143,6 +144,7 @@ export function Shell() {
         </Layout.Content>
       </Layout>
       {changing && <ChangePassword open onClose={() => setChanging(false)} />}
+      <UnsavedChangesGuard />
     </Layout>
   );
 }

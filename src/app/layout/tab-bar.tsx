@@ -7,6 +7,8 @@ import { useLocation, useNavigate } from "react-router";
 import { saveTabs, storedTabs, type StoredTab } from "../session.ts";
 import { routeOf } from "../routes.ts";
 import { extensions } from "../../extensions/index.ts";
+import { confirmLeave } from "../unsaved.tsx";
+import { PAGE_TITLE_EVENT, type PageTitle } from "../page-title.ts";
 
 const HOME = "/";
 
@@ -22,36 +24,63 @@ export function tabFor(pathname: string, search: string): StoredTab | undefined 
         ? undefined
         : route.action,
     id: route.id,
+    entity: route.resource.name,
   };
 }
+
+/** "Channel plan" → "channel plan" inside an English phrase; names with other capitals (WIFI) stay. */
+const inPhrase = (name: string, lng: string | undefined) =>
+  lng === "en" && /^[A-Z][^A-Z]*$/.test(name) ? name.toLowerCase() : name;
 
 /** Tabs are one per page: a list keeps one tab whatever its filters, a record one per id. */
 const samePage = (a: StoredTab, b: StoredTab) => a.path.split("?")[0] === b.path.split("?")[0];
 
 export function TabBar() {
-  const { t } = useTranslation();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const [tabs, setTabs] = useState<StoredTab[]>(storedTabs);
+  // The entities' own names title their record tabs; their words load without holding up the bar.
+  const entities = [...new Set(tabs.flatMap((tab) => (tab.entity ? [tab.entity] : [])))];
+  const { t, i18n } = useTranslation(["common", "menu", ...entities], { useSuspense: false });
+
+  useEffect(() => {
+    const named = (event: Event) => {
+      const { path, title } = (event as CustomEvent<PageTitle>).detail;
+      setTabs((current) => {
+        const next = current.map((tab) => (tab.path.split("?")[0] === path ? { ...tab, title } : tab));
+        saveTabs(next);
+        return next;
+      });
+    };
+    addEventListener(PAGE_TITLE_EVENT, named);
+    return () => removeEventListener(PAGE_TITLE_EVENT, named);
+  }, []);
 
   useEffect(() => {
     const tab = tabFor(pathname, search);
     if (!tab) return;
     setTabs((current) => {
       const index = current.findIndex((c) => samePage(c, tab));
-      const next = index < 0 ? [...current, tab] : current.map((c, i) => (i === index ? tab : c));
+      // The same page again keeps the title its record gave it.
+      const next = index < 0 ? [...current, tab] : current.map((c, i) => (i === index ? { ...c, ...tab } : c));
       saveTabs(next);
       return next;
     });
   }, [pathname, search]);
 
+  /** A list by its route's name; a new record by its entity ("New channel plan"); a record by its title. */
   const title = (tab: StoredTab) => {
     const name = t(`menu:routes.${tab.route}`);
     if (!tab.action) return name;
-    return `${t(`actions.${tab.action}`)} · ${name}${tab.id ? ` #${tab.id}` : ""}`;
+    const entity = tab.entity && i18n.exists(`${tab.entity}:name`) ? t(`${tab.entity}:name`) : name;
+    if (tab.action === "create") return t("tabs.create", { entity: inPhrase(entity, i18n.resolvedLanguage) });
+    const record = tab.title ?? `${entity} #${tab.id ?? ""}`;
+    return tab.action === "edit" ? t("tabs.edit", { title: record }) : record;
   };
 
-  const close = (path: string) => {
+  const close = async (path: string) => {
+    // Closing the page being edited asks first, like leaving it any other way.
+    if (pathname === path.split("?")[0] && !(await confirmLeave())) return;
     const index = tabs.findIndex((tab) => tab.path === path);
     const next = tabs.filter((tab) => tab.path !== path);
     setTabs(next);
@@ -59,7 +88,13 @@ export function TabBar() {
     if (pathname === path.split("?")[0]) navigate(next[Math.max(0, index - 1)]?.path ?? HOME);
   };
 
-  const active = tabs.find((tab) => tab.path.split("?")[0] === pathname)?.path ?? (pathname === HOME ? HOME : "");
+  const activeTab = tabs.find((tab) => tab.path.split("?")[0] === pathname);
+  const active = activeTab?.path ?? (pathname === HOME ? HOME : "");
+  // The browser's tab says the same as the console's.
+  const label = activeTab ? title(activeTab) : pathname === HOME ? t("home.title") : undefined;
+  useEffect(() => {
+    document.title = label ? `${label} · ${t("app.title")}` : t("app.title");
+  }, [label, t]);
   return (
     <Tabs
       className="tab-bar"
@@ -68,7 +103,7 @@ export function TabBar() {
       hideAdd
       activeKey={active}
       onChange={(key) => navigate(key)}
-      onEdit={(key, action) => action === "remove" && close(String(key))}
+      onEdit={(key, action) => action === "remove" && void close(String(key))}
       items={[
         { key: HOME, label: t("home.title"), closable: false },
         ...tabs.map((tab) => ({ key: tab.path, label: title(tab) })),

@@ -1,0 +1,92 @@
+// Unsaved changes are not lost without asking: a form with input the user has not saved registers
+// here, and while one does, leaving the page asks first: a link or menu entry, another tab of the tab
+// bar, closing the tab, going back from the console's own buttons (React Router's push and go are
+// wrapped, as Refine's own notifier does for routers without blockers), and closing or reloading the
+// browser tab (the browser's own question). Saving, or discarding by leaving, forgets the changes.
+import { App } from "antd";
+import { useContext, useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { UNSAFE_NavigationContext } from "react-router";
+
+const unsaved = new Set<symbol>();
+let ask: (() => Promise<boolean>) | undefined;
+
+export const hasUnsaved = (): boolean => unsaved.size > 0;
+
+/** Everything typed was saved (or is given up): leaving no longer asks. */
+export function forgetUnsaved(): void {
+  unsaved.clear();
+}
+
+/**
+ * Whether the user may leave the page: at once when nothing is unsaved, else after saying so in a
+ * confirmation (leaving forgets the changes).
+ */
+export async function confirmLeave(): Promise<boolean> {
+  if (!hasUnsaved() || !ask) return true;
+  const leave = await ask();
+  if (leave) forgetUnsaved();
+  return leave;
+}
+
+/** A form's part: `changed()` after each change the user makes; its changes are forgotten when it goes. */
+export function useUnsavedChanges(): { changed: () => void } {
+  const token = useRef(Symbol("form"));
+  useEffect(() => {
+    const mine = token.current;
+    return () => {
+      unsaved.delete(mine);
+    };
+  }, []);
+  return { changed: () => unsaved.add(token.current) };
+}
+
+/** Placed once inside the router and antd's App: asks before any navigation while changes are unsaved. */
+export function UnsavedChangesGuard() {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const { navigator } = useContext(UNSAFE_NavigationContext);
+
+  useEffect(() => {
+    ask = () =>
+      new Promise<boolean>((resolve) => {
+        modal.confirm({
+          title: t("confirm.leave"),
+          content: t("confirm.leaveText"),
+          okText: t("confirm.leaveOk"),
+          cancelText: t("confirm.stay"),
+          okButtonProps: { danger: true },
+          onOk: () => resolve(true),
+          onCancel: () => resolve(false),
+        });
+      });
+    return () => {
+      ask = undefined;
+    };
+  }, [modal, t]);
+
+  useEffect(() => {
+    const { push, go } = navigator;
+    navigator.push = (...args: Parameters<typeof push>) => {
+      if (!hasUnsaved()) return push(...args);
+      void confirmLeave().then((leave) => leave && push(...args));
+    };
+    navigator.go = (...args: Parameters<typeof go>) => {
+      if (!hasUnsaved()) return go(...args);
+      void confirmLeave().then((leave) => leave && go(...args));
+    };
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (!hasUnsaved()) return;
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", beforeUnload);
+    return () => {
+      navigator.push = push;
+      navigator.go = go;
+      window.removeEventListener("beforeunload", beforeUnload);
+    };
+  }, [navigator]);
+
+  return null;
+}
