@@ -3,10 +3,12 @@
 // bar, closing the tab, going back from the console's own buttons (React Router's push and go are
 // wrapped, as Refine's own notifier does for routers without blockers), and closing or reloading the
 // browser tab (the browser's own question). Saving, or discarding by leaving, forgets the changes.
+// The same wrapping starts the page's leaving fade (page-transition.ts), once leaving is certain.
 import { App } from "antd";
 import { useContext, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { UNSAFE_NavigationContext } from "react-router";
+import { leaveFade, leavesPage } from "./layout/page-transition.ts";
 
 const unsaved = new Set<symbol>();
 let ask: (() => Promise<boolean>) | undefined;
@@ -66,7 +68,15 @@ export function UnsavedChangesGuard() {
   }, [modal, t]);
 
   useEffect(() => {
-    const { push, go } = navigator;
+    const { push: rawPush, go: rawGo } = navigator;
+    const push = (...args: Parameters<typeof rawPush>) => {
+      if (leavesPage(args[0])) leaveFade();
+      rawPush(...args);
+    };
+    const go = (...args: Parameters<typeof rawGo>) => {
+      leaveFade();
+      rawGo(...args);
+    };
     navigator.push = (...args: Parameters<typeof push>) => {
       if (!hasUnsaved()) return push(...args);
       void confirmLeave().then((leave) => leave && push(...args));
@@ -75,6 +85,8 @@ export function UnsavedChangesGuard() {
       if (!hasUnsaved()) return go(...args);
       void confirmLeave().then((leave) => leave && go(...args));
     };
+    // The browser's Back and Forward: the page is still the old one when the event arrives.
+    window.addEventListener("popstate", leaveFade);
     const beforeUnload = (event: BeforeUnloadEvent) => {
       if (!hasUnsaved()) return;
       event.preventDefault();
@@ -82,9 +94,10 @@ export function UnsavedChangesGuard() {
     };
     window.addEventListener("beforeunload", beforeUnload);
     return () => {
-      navigator.push = push;
-      navigator.go = go;
+      navigator.push = rawPush;
+      navigator.go = rawGo;
       window.removeEventListener("beforeunload", beforeUnload);
+      window.removeEventListener("popstate", leaveFade);
     };
   }, [navigator]);
 

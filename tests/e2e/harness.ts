@@ -70,13 +70,17 @@ export interface Tab {
   errors: string[];
 }
 
-export async function openPage(c: Console, options: { locale?: string; lang?: string } = {}): Promise<Tab> {
+export async function openPage(
+  c: Console,
+  options: { locale?: string; lang?: string; motion?: boolean } = {},
+): Promise<Tab> {
   const context = await c.browser.newContext({
     locale: options.locale ?? "en-US",
     viewport: { width: 1440, height: 900 },
     // A user who asked for reduced motion: dialogs and menus open at once, so a click on a busy
     // machine never lands on one still opening (the console honours the setting, src/app/theme.ts).
-    reducedMotion: "reduce",
+    // A test of the animations themselves asks for motion.
+    reducedMotion: options.motion ? "no-preference" : "reduce",
   });
   if (options.lang) await context.addInitScript((lng) => localStorage.setItem("lang", lng), options.lang);
   const page = await context.newPage();

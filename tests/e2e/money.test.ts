@@ -34,6 +34,8 @@ async function paidOrder(min: number): Promise<{ id: number; order_no: string; m
 }
 
 const money = (minor: number) => (minor / 100).toFixed(2);
+/** An amount as the screens show it: the demo business keeps US dollars (system settings). */
+const dollars = (minor: number) => `$${money(minor)}`;
 const dialog = (page: Page) => page.locator(".ant-modal:visible");
 /** The value beside a label in a bordered description list (a record's details, an operation's summary). */
 const descriptionOf = (scope: ReturnType<Page["locator"]> | Page, label: string) =>
@@ -54,10 +56,10 @@ describe("a refund from the order's detail", () => {
     await page.getByRole("button", { name: order.operations["order-refund"].name, exact: true }).click();
     const modal = dialog(page);
     await modal.locator(".operation-summary").waitFor();
-    await expect.poll(() => descriptionOf(modal, order.fields.money.label).innerText()).toBe(money(target.money));
+    await expect.poll(() => descriptionOf(modal, order.fields.money.label).innerText()).toBe(dollars(target.money));
     await expect
       .poll(() => descriptionOf(modal, order.fields.refundable_money.label).innerText())
-      .toBe(money(target.money));
+      .toBe(dollars(target.money));
 
     const amount = modal.locator("#root_refund_money");
     await amount.fill(money(target.money + 100));
@@ -76,7 +78,7 @@ describe("a refund from the order's detail", () => {
     await expect.poll(() => descriptionOf(page, order.fields.refund_money.label).innerText()).toBe("$1.00");
     await expect
       .poll(() => descriptionOf(page, order.fields.refundable_money.label).innerText())
-      .toBe(money(target.money - 100));
+      .toBe(dollars(target.money - 100));
     // The ledger panel of the order lists the refund, without a reload.
     const panel = page.locator(".related-list", { hasText: ledger.name });
     await expect.poll(() => panel.locator("tr", { hasText: ledger.enum.kind.refund }).count()).toBe(1);

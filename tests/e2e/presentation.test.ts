@@ -358,6 +358,42 @@ describe("asking first and saying what went wrong", () => {
     }
   });
 
+  it("fades the page left out over 120 ms (a still copy over the new one); not for reduced motion", async () => {
+    for (const motion of [true, false]) {
+      const { page, context } = await openPage(c, { motion });
+      try {
+        await signIn(c, page, "admin");
+        await page.goto(`${c.url}/shop/list`);
+        await tableRows(page).first().waitFor();
+        await page.goto(`${c.url}/goods/list`);
+        await tableRows(page).first().waitFor();
+        // The click on the outlets' tab, and what is on screen right after it, in one go: the fade
+        // lasts a tenth of a second.
+        const seen = await page.evaluate((label) => {
+          const tab = [...document.querySelectorAll<HTMLElement>(".tab-bar .ant-tabs-tab-btn")].find(
+            (t) => t.textContent === label,
+          );
+          tab!.click();
+          const leaving = document.querySelector(".page-leaving");
+          return {
+            leaving: leaving ? getComputedStyle(leaving).animationDuration : null,
+            copy: leaving?.textContent?.includes("ID") ?? false,
+          };
+        }, locale("en", "menu").routes.shop_list);
+        await page.waitForURL(/\/shop\/list$/);
+        if (motion) {
+          expect(seen).toEqual({ leaving: "0.12s", copy: true });
+          // The copy goes once faded; the page under it is the new one.
+          await page.locator(".page-leaving").waitFor({ state: "detached" });
+        } else {
+          expect(seen.leaving).toBeNull();
+        }
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it("titles a new record's tab by its entity", async () => {
     const { page, context } = await openPage(c);
     try {

@@ -216,7 +216,9 @@ describe("the frame", () => {
     await page.screenshot({ path: join(SHOTS, "phone-menu-en.png"), animations: "disabled" });
     await drawer.getByRole("link", { name: menu.routes.goods_list }).click();
     await page.waitForURL(/\/goods\/list$/);
-    await tableRows(page).first().waitFor();
+    // On a phone the rows are cards.
+    await page.locator(".row-card").first().waitFor();
+    expect(await page.locator(".ant-table").count()).toBe(0);
     await drawer.waitFor({ state: "hidden" });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(errors).toEqual([]);

@@ -12,6 +12,7 @@ import { useNavigate } from "react-router";
 import { api, type ApiError, type FieldError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import { currentSession } from "../../app/session.ts";
+import { forgetUnsaved } from "../../app/unsaved.tsx";
 import { formSchema, SchemaForm } from "../../crud/schema-form.tsx";
 import { useScreen } from "../../crud/resource.ts";
 import type { ExtensionProps } from "../index.ts";
@@ -94,6 +95,7 @@ export function AgentWizard({ route }: ExtensionProps) {
     setData(values);
     try {
       const created = await api<{ id: number }>("manage-add", { method: "POST", body: values });
+      forgetUnsaved(); // created: going to its page does not ask
       void message.success(t("common:messages.addSuccess"));
       navigate(`/manage/list/show/${created.id}`);
     } catch (error) {

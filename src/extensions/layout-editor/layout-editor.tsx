@@ -48,6 +48,7 @@ import {
 import { useCallback, useEffect, useMemo, useState } from "react";
 import i18n, { type TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import { forgetUnsaved, useUnsavedChanges } from "../../app/unsaved.tsx";
 import { useNavigate, useParams } from "react-router";
 import { api, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
@@ -103,7 +104,8 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
   const [modules, setModules] = useState<LayoutModule[]>(initialModules);
   const [past, setPast] = useState<LayoutModule[][]>([]);
   const [selected, setSelected] = useState<string | undefined>(initialModules[0]?.id);
-  const [dirty, setDirty] = useState(false);
+  // A changed layout is unsaved input: leaving the page (a link, a tab, the browser's tab) asks first.
+  const { changed } = useUnsavedChanges();
   const [serverErrors, setServerErrors] = useState<ApiError["fieldErrors"]>([]);
   // The layout's problems as it stands: shown on the module's settings at once, listed once a save tried.
   const problems = useMemo(() => layoutProblems({ modules }), [modules]);
@@ -129,9 +131,9 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
     (next: LayoutModule[]) => {
       setPast((history) => [...history.slice(-49), modules]);
       setModules(next);
-      setDirty(true);
+      changed();
     },
-    [modules],
+    [modules, changed],
   );
   const undo = useCallback(() => {
     setPast((history) => {
@@ -152,14 +154,6 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [undo]);
-
-  // Closing the tab or leaving the browser page with unsaved changes asks first.
-  useEffect(() => {
-    if (!dirty) return;
-    const onUnload = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", onUnload);
-    return () => window.removeEventListener("beforeunload", onUnload);
-  }, [dirty]);
 
   const add = (type: ModuleType, at = modules.length) => {
     const module = newModule(type);
@@ -209,7 +203,7 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
     const body = { ...fields, layout, ...(record ? { id: record.id, version: record.version } : {}) };
     try {
       const saved = await api<Data>(record ? "renovation-update" : "renovation-add", { method: "POST", body });
-      setDirty(false);
+      forgetUnsaved();
       setServerErrors([]);
       void message.success(t(record ? "common:messages.editSuccess" : "common:messages.addSuccess"));
       if (!record) navigate(`/page/edit/${String(saved.id)}`, { replace: true });

@@ -1,0 +1,41 @@
+// SPEC §2's page transitions: the page being left fades out over 120 ms while the new one fades in
+// over 150 ms (.page-fade in console.css). The leaving page is a still copy laid over the content
+// area, outside React's tree, so the new page renders at once and nothing waits for the animation.
+// Users who ask for reduced motion get neither.
+
+/** The leaving fade's length (the animation itself is .page-leaving in console.css). */
+const LEAVE_MS = 120;
+
+const reduced = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** Fades the current page out, if there is one to fade. */
+export function leaveFade(): void {
+  if (reduced()) return;
+  const page = document.querySelector<HTMLElement>(".shell-content .page-fade");
+  if (!page) return;
+  document.querySelector(".page-leaving")?.remove();
+  const area = page.getBoundingClientRect();
+  const copy = page.cloneNode(true) as HTMLElement;
+  copy.className = "page-leaving";
+  copy.setAttribute("aria-hidden", "true");
+  copy.inert = true;
+  Object.assign(copy.style, {
+    top: `${area.top}px`,
+    left: `${area.left}px`,
+    width: `${area.width}px`,
+    height: `${Math.min(area.height, innerHeight - area.top)}px`,
+  });
+  document.body.append(copy);
+  const remove = () => copy.remove();
+  copy.addEventListener("animationend", remove);
+  setTimeout(remove, LEAVE_MS * 3); // whatever happens to the animation
+}
+
+/** Whether going to `to` leaves the current page (a change of address, not only of its query). */
+export function leavesPage(to: unknown): boolean {
+  const path =
+    typeof to === "string"
+      ? new URL(to, location.href).pathname
+      : ((to as { pathname?: string } | undefined)?.pathname ?? location.pathname);
+  return path !== location.pathname;
+}
