@@ -5,7 +5,7 @@
 // browser tab (the browser's own question). Saving, or discarding by leaving, forgets the changes.
 // The same wrapping starts the page's leaving fade (page-transition.ts), once leaving is certain.
 import { App } from "antd";
-import { useContext, useEffect, useRef } from "react";
+import { useCallback, useContext, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { UNSAFE_NavigationContext } from "react-router";
 import { leaveFade, leavesPage } from "./layout/page-transition.ts";
@@ -40,7 +40,9 @@ export function useUnsavedChanges(): { changed: () => void } {
       unsaved.delete(mine);
     };
   }, []);
-  return { changed: () => unsaved.add(token.current) };
+  // The same function on every render: callers keep it in their own callbacks' dependencies.
+  const changed = useCallback(() => void unsaved.add(token.current), []);
+  return { changed };
 }
 
 /** Placed once inside the router and antd's App: asks before any navigation while changes are unsaved. */
