@@ -267,7 +267,7 @@ describe("common calls", () => {
     expect(done.body.data).toMatchObject({ version: "1.1.0", can_update: 0 });
   });
 
-  it("shows the login page's public settings, and only those, without signing in", async () => {
+  it("shows the login page's public settings (the business's currency among them), and only those, without signing in", async () => {
     const admin = await t.as("admin");
     const current = await admin.get<Record<string, unknown>>("/merchant/setting-detail");
     const example = (await import("../../src/generated/schemas.ts")).entitySchemas.system_setting
@@ -278,7 +278,7 @@ describe("common calls", () => {
     const open = await call<Record<string, unknown>>(t.app, { method: "GET", url: "/merchant/setting-no" });
     expect(open.status).toBe(200);
     expect(Object.keys(open.body.data).sort()).toEqual(
-      ["logo", "nav_title", "site_name"].filter((k) => k in example).sort(),
+      ["currency", "logo", "nav_title", "site_name"].filter((k) => k in example).sort(),
     );
     expect(JSON.stringify(open.body.data)).not.toContain(String(example.mini_secret));
   });
