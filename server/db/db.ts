@@ -84,7 +84,13 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   }
   return {
     kind: "pglite",
-    query: (sql, params) => db.query(sql, params) as never,
+    // A statement first lets the event loop turn: PGlite runs each one synchronously, and without the turn
+    // the statements of many requests run back to back while no request is read or answered (seconds
+    // under load).
+    query: async (sql, params) => {
+      await new Promise(setImmediate);
+      return db.query(sql, params) as never;
+    },
     exec: async (sql) => {
       await db.exec(sql);
     },

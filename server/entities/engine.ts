@@ -259,11 +259,20 @@ export async function listRecords(
   recycled: boolean,
   narrow: Partial<repo.Scope> = {},
 ) {
-  const result = await repo.list(sqlOf(ctx), model, { ...scopeOf(ctx.principal), ...narrow }, query, recycled);
-  await derive(ctx, model, result.list);
-  // The titles of what the rows point at come with them: one statement, and the screen needs no other call.
-  const titles = await titlesOf(sqlOf(ctx), model, result.list);
-  return { ...result, list: result.list.map((row) => toApi(model, row)), titles };
+  // The titles of what the rows point at come with them (one statement, beside the count), and the
+  // screen needs no other call.
+  const { after: titles, ...result } = await repo.list(
+    sqlOf(ctx),
+    model,
+    { ...scopeOf(ctx.principal), ...narrow },
+    query,
+    recycled,
+    async (rows) => {
+      await derive(ctx, model, rows);
+      return titlesOf(sqlOf(ctx), model, rows);
+    },
+  );
+  return { ...result, list: result.list.map((row) => toApi(model, row)), titles: titles! };
 }
 
 export async function detail(ctx: Ctx, model: EntityModel, id: number): Promise<Row> {

@@ -110,13 +110,19 @@ function filterCondition(c: Condition, p: Params): string {
   }
 }
 
-export async function list(
+/**
+ * A page of rows, its total, and what `afterPage` reads for the page's rows (their titles): the page and
+ * `afterPage` run beside the count and its estimate, so on PostgreSQL the answer waits for the longer of
+ * the two, not for both.
+ */
+export async function list<T = undefined>(
   db: Queryable,
   model: EntityModel,
   scope: Scope,
   query: ListQuery,
   recycled = false,
-): Promise<ListResult> {
+  afterPage?: (rows: Row[]) => Promise<T>,
+): Promise<ListResult & { after: T | undefined }> {
   const p = new Params();
   const conditions = [...baseConditions(model, scope, p, recycled), ...query.where.map((c) => filterCondition(c, p))];
   const from = `from ${q(readRelation(model))}${where(conditions)}`;
@@ -124,25 +130,23 @@ export async function list(
   const keys = [{ field: query.sort, order: query.order }, ...(query.then ?? [])];
   const idKey = keys.some((k) => k.field === "id") ? "" : `, id ${query.order}`;
   const order = `order by ${keys.map((k) => `${q(k.field)} ${k.order}`).join(", ")}${idKey}`;
-  const page = db.query<Row>(
-    `select * ${from} ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`,
-    filterParams,
-  );
-  const counted = db.query<{ n: number }>(
-    `select count(*)::int as n from (select 1 ${from} limit ${COUNT_CAP + 1}) s`,
-    filterParams,
-  );
-  const [{ rows }, count] = await Promise.all([page, counted]);
-  let total = count.rows[0].n;
-  let exact = true;
-  if (total > COUNT_CAP) {
+  const page = db
+    .query<Row>(`select * ${from} ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`, filterParams)
+    .then(async ({ rows }) => ({ rows, after: await afterPage?.(rows) }));
+  const counted = (async () => {
+    const count = await db.query<{ n: number }>(
+      `select count(*)::int as n from (select 1 ${from} limit ${COUNT_CAP + 1}) s`,
+      filterParams,
+    );
+    const total = count.rows[0].n;
+    if (total <= COUNT_CAP) return { total, exact: true };
     const plan = await db.query<{ "QUERY PLAN": unknown }>(`explain (format json) select 1 ${from}`, filterParams);
     const raw = plan.rows[0]["QUERY PLAN"];
     const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: { "Plan Rows": number } }[];
-    total = Math.max(COUNT_CAP + 1, Math.round(parsed[0].Plan["Plan Rows"]));
-    exact = false;
-  }
-  return { list: rows, total, total_exact: exact, page: query.page, limit: query.limit };
+    return { total: Math.max(COUNT_CAP + 1, Math.round(parsed[0].Plan["Plan Rows"])), exact: false };
+  })();
+  const [{ rows, after }, { total, exact }] = await Promise.all([page, counted]);
+  return { list: rows, total, total_exact: exact, page: query.page, limit: query.limit, after };
 }
 
 export async function findById(

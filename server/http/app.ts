@@ -12,7 +12,8 @@ import type { Domain } from "../entities/domain.ts";
 import type { Area } from "../domain/area.ts";
 import { domainAreas } from "../domain/index.ts";
 import { MAX_UPLOAD_BYTES } from "../domain/uploads/index.ts";
-import { authenticate } from "./auth.ts";
+import { Sessions } from "./auth.ts";
+import { Gate } from "./gate.ts";
 import { badRequest, HttpError } from "./errors.ts";
 import { badTextIn, jsonDepth, MAX_JSON_DEPTH } from "./input.ts";
 import { fieldMessage } from "../entities/validation.ts";
@@ -28,6 +29,8 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Every API route the app serves ("GET /merchant/goods-list"), for the checks against the declarations. */
     servedCalls: string[];
+    /** The sessions this instance trusts for a second (server/http/auth.ts). */
+    sessions: Sessions;
   }
 }
 
@@ -44,6 +47,8 @@ export interface AppOptions {
   areas?: Area[];
   /** How long a client may take (milliseconds); default TIMEOUTS. */
   timeouts?: Partial<typeof TIMEOUTS>;
+  /** How long a session read is trusted (default SESSION_TRUST_MS) and the clock it is timed by. */
+  sessions?: ConstructorParameters<typeof Sessions>[1];
 }
 
 /**
@@ -51,6 +56,13 @@ export interface AppOptions {
  * arrive within `request` (answered 408), the headers within `headers`, and a connection may sit idle
  * (nothing sent or received, keep-alive included) for `idle` at most.
  */
+/**
+ * API requests at work at once on PGlite (one statement at a time); the others wait their turn in the
+ * order they came. Under 50 connections 8 kept every answer under half a second where 16 or no limit let
+ * some wait 2 to 5 s (npm run bench). PostgreSQL's pool queues in order already.
+ */
+export const PGLITE_AT_WORK = 8;
+
 export const TIMEOUTS = { request: 60_000, headers: 15_000, idle: 120_000 };
 
 /**
@@ -159,6 +171,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { db } = options;
   const served: string[] = [];
   app.decorate("servedCalls", served);
+  const sessions = new Sessions(db, options.sessions);
+  const gate = db.kind === "pglite" ? new Gate(PGLITE_AT_WORK) : undefined;
+  app.decorate("sessions", sessions);
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (API.test(route.url)) for (const method of methods) if (method !== "HEAD") served.push(`${method} ${route.url}`);
@@ -185,9 +200,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.ctx = { db, lng, principal: ANONYMOUS, domain };
       return;
     }
+
     if (access === "public") request.ctx = { db, lng, principal: ANONYMOUS, domain };
     else {
-      const { principal, tokenHash } = await authenticate(db, request.headers.authorization);
+      const { principal, tokenHash } = await sessions.authenticate(request.headers.authorization);
       request.ctx = { db, lng, principal, tokenHash, domain };
       if (access !== "signed-in") requirePermission(request.ctx, access);
     }
@@ -198,6 +214,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Headers: no API answer (records, exports, errors) is kept by a browser or a proxy; the console's
   // page gets its Content-Security-Policy and may not be framed.
   app.addHook("onSend", async (request, reply, payload) => {
+    // A write may have signed someone out or changed an account or a role: this instance reads every
+    // session again, and the client hears of its write only after that.
+    if (request.method !== "GET" && request.method !== "HEAD") sessions.forget();
     reply.header("x-content-type-options", "nosniff");
     if (request.routeOptions.config?.access !== undefined || API.test(request.url))
       reply.header("cache-control", "no-store");
@@ -211,6 +230,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     return payload;
   });
+
+  // On PGlite an API call waits its turn once its body has arrived (a slow sender holds no turn), and
+  // keeps it until its answer is sent or its connection is gone.
+  if (gate)
+    app.addHook("preHandler", async (request, reply) => {
+      if (!request.routeOptions.config?.access) return;
+      const leave = await gate.enter();
+      if (reply.raw.closed || request.raw.socket.destroyed) leave();
+      else reply.raw.once("close", leave);
+    });
 
   // Text the database cannot store (NUL) or that is not text (a lone surrogate, from a \ud800 escape or
   // a broken query string) is refused before any handler sees it, wherever it sits in the input.

@@ -31,6 +31,7 @@ export const hashToken = (token: string) => createHash("sha256").update(token).d
 interface TokenRow {
   principal_kind: "agent" | "operator";
   principal_id: number;
+  expires_at: string;
   expired: boolean;
   revoked: boolean;
 }
@@ -54,7 +55,7 @@ interface OperatorRow {
 }
 
 // Two primary-key lookups: cheaper to plan on every request than one five-table join.
-const TOKEN_SQL = `select principal_kind, principal_id, expires_at <= now() as expired, revoked_at is not null as revoked
+const TOKEN_SQL = `select principal_kind, principal_id, expires_at, expires_at <= now() as expired, revoked_at is not null as revoked
                      from sys_token where token_hash = $1`;
 const AGENT_SQL = `select a.id, a.nickname, a.account, a.agent_path, a.pid, r.permissions
                      from ${q("agent")} a left join ${q("role")} r on r.id = a.role_id
@@ -96,20 +97,77 @@ async function loadPrincipal(db: Queryable, kind: Principal["kind"], id: number)
   };
 }
 
-/** The principal behind a bearer token, or a 401. */
-export async function authenticate(
-  db: Queryable,
-  header: string | undefined,
-): Promise<{ principal: Principal; tokenHash: string }> {
+const tokenOf = (header: string | undefined) => {
   const token = /^Bearer\s+(\S+)$/i.exec(header ?? "")?.[1];
   if (!token) throw unauthorized();
-  const tokenHash = hashToken(token);
+  return token;
+};
+
+/** The session of a token hash as the database has it now, or a 401. */
+async function readSession(db: Queryable, tokenHash: string): Promise<{ principal: Principal; expiresAt: number }> {
   const row = (await db.query<TokenRow>(TOKEN_SQL, [tokenHash])).rows[0];
   if (!row || row.revoked) throw unauthorized();
   if (row.expired) throw unauthorized("tokenExpired");
   const principal = await loadPrincipal(db, row.principal_kind, row.principal_id);
   if (!principal) throw unauthorized();
-  return { principal, tokenHash };
+  return { principal, expiresAt: Date.parse(row.expires_at) };
+}
+
+/** The principal behind a bearer token, read from the database, or a 401. */
+export async function authenticate(
+  db: Queryable,
+  header: string | undefined,
+): Promise<{ principal: Principal; tokenHash: string }> {
+  const tokenHash = hashToken(tokenOf(header));
+  return { principal: (await readSession(db, tokenHash)).principal, tokenHash };
+}
+
+/**
+ * How long a server instance trusts a session it has read (the token, its account and its role's
+ * permissions) before reading it again: a token revoked, an account removed or a role changed through
+ * another instance, or by hand in the database, is refused here within this time.
+ */
+export const SESSION_TRUST_MS = 1000;
+/** Sessions held at most; past it the instance starts again from none (each is read again at its next call). */
+const MAX_SESSIONS = 10_000;
+
+/**
+ * The sessions one server instance has read in the last second: a signed-in call costs no query while
+ * its session is trusted. The instance forgets all of them whenever it answers a write (signing out,
+ * a password, an account or a role changed), before that answer leaves, and a read that began before
+ * such a write is not kept: on the instance that made a change, the next call sees it.
+ */
+export class Sessions {
+  private readonly held = new Map<string, { principal: Principal; until: number }>();
+  private generation = 0;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly options: { trustMs?: number; now?: () => number } = {},
+  ) {}
+
+  async authenticate(header: string | undefined): Promise<{ principal: Principal; tokenHash: string }> {
+    const tokenHash = hashToken(tokenOf(header));
+    const now = this.options.now ?? Date.now;
+    const held = this.held.get(tokenHash);
+    if (held && now() < held.until) return { principal: held.principal, tokenHash };
+    if (held) this.held.delete(tokenHash);
+    const generation = this.generation;
+    const session = await readSession(this.db, tokenHash);
+    if (generation === this.generation) {
+      if (this.held.size >= MAX_SESSIONS) this.held.clear();
+      // Never past the token's own expiry: the database says "expired" then.
+      const until = Math.min(now() + (this.options.trustMs ?? SESSION_TRUST_MS), session.expiresAt);
+      this.held.set(tokenHash, { principal: session.principal, until });
+    }
+    return { principal: session.principal, tokenHash };
+  }
+
+  /** Every session is read again at its next call (after a write, or a change made by hand in the database). */
+  forget(): void {
+    this.generation++;
+    this.held.clear();
+  }
 }
 
 export async function issueToken(

@@ -1,12 +1,13 @@
-// Two server processes on one PostgreSQL database: the server keeps no state of its own, so a token from
-// one works on the other and a logout on one ends it on both, the sign-in limits are shared, and a
-// transition raced from both has one winner. PGlite allows one process per database, so without
-// DATABASE_URL this suite is skipped (and says so in its name).
+// Two server processes on one PostgreSQL database: what a process keeps of its own is only a second's
+// trust in the sessions it has read, so a token from one works on the other and a logout on one ends it
+// there at once and on the other within that second; the sign-in limits are shared, and a transition
+// raced from both has one winner. PGlite allows one process per database, so without DATABASE_URL this
+// suite is skipped (and says so in its name).
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { THROTTLE } from "../../server/http/auth.ts";
+import { SESSION_TRUST_MS, THROTTLE } from "../../server/http/auth.ts";
 import { createTestApp, send, type TestApp } from "./helper.ts";
 
 const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
@@ -51,15 +52,21 @@ describe.skipIf(!ON_POSTGRES)(
     const signIn = (base: string, account: string, password: string, from = "127.0.0.1") =>
       send<{ token: string }>(base, { path: "/merchant/login", body: { account, password }, localAddress: from });
 
-    it("a token from one process works on the other; a logout on one ends it on both", async () => {
+    it(`a token from one process works on the other; a logout on one ends it there at once and on the other within ${SESSION_TRUST_MS} ms`, async () => {
       const session = await signIn(a(), "agent_a", "demo123");
       expect(session.status).toBe(200);
       const headers = { authorization: `Bearer ${session.body.data.token}` };
       for (const base of [a(), b()])
         expect((await send(base, { path: "/merchant/user-info", headers })).status).toBe(200);
       expect((await send(b(), { path: "/merchant/logout", method: "POST", headers })).status).toBe(200);
-      for (const base of [a(), b()])
-        expect((await send(base, { path: "/merchant/user-info", headers })).status).toBe(401);
+      const loggedOut = performance.now();
+      expect((await send(b(), { path: "/merchant/user-info", headers })).status).toBe(401);
+      // The other process may answer from the session it read a moment ago, until its second is up: ask
+      // until it refuses. The margin is for a busy machine, not for the server.
+      let status = 200;
+      while (status === 200 && performance.now() - loggedOut < SESSION_TRUST_MS + 2000)
+        status = (await send(a(), { path: "/merchant/user-info", headers })).status;
+      expect(status).toBe(401);
     });
 
     it(`20 wrong passwords at once, half to each process: exactly ${THROTTLE.perAccountAddress} are tried`, async () => {

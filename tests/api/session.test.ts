@@ -1,7 +1,8 @@
 // Sign-in, sessions and the calls around them; localized errors; one transition under concurrency.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, client, createTestApp, type TestApp } from "./helper.ts";
-import { THROTTLE } from "../../server/http/auth.ts";
+import { SESSION_TRUST_MS, THROTTLE } from "../../server/http/auth.ts";
+import { buildApp } from "../../server/http/app.ts";
 import { menu } from "../../src/generated/resources.ts";
 
 let t: TestApp;
@@ -89,6 +90,47 @@ describe("sessions", () => {
     const expired = await other.get("/merchant/goods-list");
     expect(expired.status).toBe(401);
     expect(expired.body.message).toMatch(/expired/);
+  });
+
+  it("another instance trusts a session it has read for one second, never longer; the instance signed out of refuses at once", async () => {
+    let now = Date.now();
+    const other = await buildApp({ db: t.db, sessions: { now: () => now } });
+    try {
+      const session = await t.as("agent_b");
+      const there = client(other, session.token);
+      expect((await there.get("/merchant/user-info")).status).toBe(200);
+      expect((await session.post("/merchant/logout")).status).toBe(200);
+      expect((await session.get("/merchant/user-info")).status).toBe(401);
+      now += SESSION_TRUST_MS - 1;
+      expect((await there.get("/merchant/user-info")).status).toBe(200);
+      now += 1;
+      expect((await there.get("/merchant/user-info")).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("a role narrowed through this instance holds from its agents' next call", async () => {
+    const admin = await t.as("admin");
+    const narrow = await t.as("agent_a1");
+    expect((await narrow.get("/merchant/goods-list")).status).toBe(200);
+    const role = (
+      await admin.get<{ permissions: string[]; version: number }>(`/merchant/manage-role-detail?id=${t.ids.roleNarrow}`)
+    ).body.data;
+    // The record as last answered, with other permissions (its readOnly fields as the server has them).
+    const update = (from: object, permissions: string[]) =>
+      admin.post<{ version: number; permissions: string[] }>("/merchant/manage-role-update", { ...from, permissions });
+    const narrowed = await update(
+      role,
+      role.permissions.filter((p) => p !== "goods.list"),
+    );
+    expect(narrowed.status).toBe(200);
+    try {
+      expect((await narrow.get("/merchant/goods-list")).status).toBe(403);
+    } finally {
+      expect((await update(narrowed.body.data, role.permissions)).status).toBe(200);
+    }
+    expect((await narrow.get("/merchant/goods-list")).status).toBe(200);
   });
 
   it("stores tokens only as hashes", async () => {
