@@ -1,6 +1,6 @@
 // Screens load on demand (SPEC §2). A chunk that fails, or takes longer than 120 s, shows a
 // translated error with a retry that loads it again instead of leaving a blank tab.
-import { Component, lazy, Suspense, useMemo, useState, type ComponentType, type ReactNode } from "react";
+import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 export const CHUNK_TIMEOUT_MS = 120_000;
@@ -47,20 +47,45 @@ export const Loading = () => (
   </div>
 );
 
-/** A component that loads its module on first render, with a timeout and a retry. */
+/**
+ * A component that loads its module on first render, with a timeout and a retry. The loaded component is
+ * kept for every later visit: a new lazy component per visit would suspend each time, and React holds a
+ * suspended screen's fallback for 300 ms, so a switch back to a list cost a third of a second of blank page.
+ */
 export function lazyScreen<P extends object>(
   load: () => Promise<ComponentType<P>>,
   timeoutMs = CHUNK_TIMEOUT_MS,
 ): ComponentType<P> {
-  return function LazyScreen(props: P) {
-    const [attempt, setAttempt] = useState(0);
-    // A new lazy component per attempt: React.lazy remembers a rejection forever.
-    const Screen = useMemo(
-      () => lazy(() => withTimeout(load(), timeoutMs).then((component) => ({ default: component }))),
-      [attempt],
+  let failed = false;
+  const attemptOf = () =>
+    lazy(() =>
+      withTimeout(load(), timeoutMs).then(
+        (component) => ({ default: component }),
+        (error: unknown) => {
+          failed = true;
+          throw error;
+        },
+      ),
     );
+  // A new one only after a failure (React.lazy remembers a rejection forever): on the retry, or when a
+  // screen of this kind is opened again.
+  let loaded = attemptOf();
+  const again = () => {
+    failed = false;
+    loaded = attemptOf();
+  };
+  return function LazyScreen(props: P) {
+    const [attempt, setAttempt] = useState(() => {
+      if (failed) again();
+      return 0;
+    });
+    const Screen = loaded;
+    const retry = () => {
+      again();
+      setAttempt((n) => n + 1);
+    };
     return (
-      <Boundary key={attempt} fallback={() => <ChunkError onRetry={() => setAttempt((n) => n + 1)} />}>
+      <Boundary key={attempt} fallback={() => <ChunkError onRetry={retry} />}>
         <Suspense fallback={<Loading />}>
           <Screen {...props} />
         </Suspense>

@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+// src/app/lazy-screen.tsx: a screen's code is loaded on its first visit and kept; a later visit renders at
+// once, where a suspended one would show React's fallback for 300 ms (a blank page on every switch back).
+// A failed load offers a retry, and a later visit loads again.
+import { act, render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { lazyScreen } from "../../src/app/lazy-screen.tsx";
+import "../../src/app/i18n.ts";
+
+const Goods = ({ name }: { name: string }) => <p>screen {name}</p>;
+
+describe("lazyScreen", () => {
+  it("loads a screen's code once, and renders a later visit at once, without the loading fallback", async () => {
+    let loads = 0;
+    const Screen = lazyScreen(async () => {
+      loads++;
+      return Goods;
+    });
+    const first = render(<Screen name="first" />);
+    expect(first.container.querySelector(".screen-loading")).not.toBeNull();
+    expect(await screen.findByText("screen first")).toBeTruthy();
+    first.unmount();
+    // The second visit: rendered in one synchronous pass, no fallback in between.
+    const second = render(<Screen name="second" />);
+    expect(second.container.querySelector(".screen-loading")).toBeNull();
+    expect(second.container.textContent).toBe("screen second");
+    expect(loads).toBe(1);
+  });
+
+  it("offers a retry after a failed load, which loads it again", async () => {
+    let fail = true;
+    let loads = 0;
+    const Screen = lazyScreen(async () => {
+      loads++;
+      if (fail) throw new Error("offline");
+      return Goods;
+    });
+    const view = render(<Screen name="a" />);
+    const retry = await screen.findByRole("button");
+    expect(view.container.querySelector(".chunk-error")).not.toBeNull();
+    fail = false;
+    await act(async () => retry.click());
+    expect(await screen.findByText("screen a")).toBeTruthy();
+    expect(loads).toBe(2);
+  });
+
+  it("loads again when a screen whose load failed is opened again", async () => {
+    let fail = true;
+    let loads = 0;
+    const Screen = lazyScreen(async () => {
+      loads++;
+      if (fail) throw new Error("offline");
+      return Goods;
+    });
+    const first = render(<Screen name="a" />);
+    await screen.findByRole("button");
+    first.unmount();
+    fail = false;
+    render(<Screen name="b" />);
+    expect(await screen.findByText("screen b")).toBeTruthy();
+    expect(loads).toBe(2);
+  });
+});
