@@ -139,6 +139,10 @@ const MAX_SESSIONS = 10_000;
  */
 export class Sessions {
   private readonly held = new Map<string, { principal: Principal; until: number }>();
+  private readonly reading = new Map<
+    string,
+    { read: Promise<{ principal: Principal; expiresAt: number }>; generation: number }
+  >();
   private generation = 0;
 
   constructor(
@@ -153,7 +157,17 @@ export class Sessions {
     if (held && now() < held.until) return { principal: held.principal, tokenHash };
     if (held) this.held.delete(tokenHash);
     const generation = this.generation;
-    const session = await readSession(this.db, tokenHash);
+    // Calls that come while the session is being read (fifty at once when its second is up) wait for that
+    // one read, unless a write came in between.
+    let reading = this.reading.get(tokenHash);
+    if (!reading || reading.generation !== generation) {
+      const read = readSession(this.db, tokenHash).finally(() => {
+        if (this.reading.get(tokenHash)?.read === read) this.reading.delete(tokenHash);
+      });
+      reading = { read, generation };
+      this.reading.set(tokenHash, reading);
+    }
+    const session = await reading.read;
     if (generation === this.generation) {
       if (this.held.size >= MAX_SESSIONS) this.held.clear();
       // Never past the token's own expiry: the database says "expired" then.
