@@ -52,17 +52,17 @@ export interface AppOptions {
 }
 
 /**
+ * API requests at work at once on PGlite (one statement at a time); the others wait their turn in the
+ * order they came. Under 50 connections, 8 kept the worst answer near half a second in most runs where 16
+ * or no limit let some wait 2 to 10 s (npm run bench). PostgreSQL's pool queues in order already.
+ */
+export const PGLITE_AT_WORK = 8;
+
+/**
  * A client that sends slowly must not hold a connection: the whole request (headers and body) must
  * arrive within `request` (answered 408), the headers within `headers`, and a connection may sit idle
  * (nothing sent or received, keep-alive included) for `idle` at most.
  */
-/**
- * API requests at work at once on PGlite (one statement at a time); the others wait their turn in the
- * order they came. Under 50 connections 8 kept every answer under half a second where 16 or no limit let
- * some wait 2 to 5 s (npm run bench). PostgreSQL's pool queues in order already.
- */
-export const PGLITE_AT_WORK = 8;
-
 export const TIMEOUTS = { request: 60_000, headers: 15_000, idle: 120_000 };
 
 /**
@@ -200,7 +200,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.ctx = { db, lng, principal: ANONYMOUS, domain };
       return;
     }
-
     if (access === "public") request.ctx = { db, lng, principal: ANONYMOUS, domain };
     else {
       const { principal, tokenHash } = await sessions.authenticate(request.headers.authorization);

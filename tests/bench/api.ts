@@ -159,8 +159,8 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
       await coldApp.close();
     }
 
-    // The server's statements are recorded while one call runs, to be timed again as raw SQL: those issued
-    // while another is in flight ran beside it, as the server ran them.
+    // The server's statements are recorded while one call runs, to be timed again as raw SQL, each after
+    // the statement it waited for, as the server ran them.
     const recorder = recording(db);
     const app = await buildApp({ db: recorder.db, consoleDir: join(ROOT, "dist/console") });
     const address = await app.listen({ port: 0, host: "127.0.0.1" });
@@ -270,7 +270,7 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
       ]);
       const raw = await rawLoad(db, behind, 50, 15);
       rows.push([
-        `  its ${behind.length} statements as raw SQL, 50 callers × 15 s`,
+        `  its ${behind.length} statement${behind.length === 1 ? "" : "s"} as raw SQL, 50 callers × 15 s`,
         `${raw.perSecond.toFixed(0)}/s, p50 ${raw.p50.toFixed(1)} ms, p99 ${raw.p99.toFixed(1)} ms`,
       ]);
     }
