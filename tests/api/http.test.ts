@@ -1,14 +1,15 @@
 // The HTTP layer's promises: who may call is decided by the matched route, whatever way the address is
 // written; headers (no-store on every API answer, the console's Content-Security-Policy and no framing);
 // the OpenAPI document shows no secrets; password hashing is bounded (excess sign-ins get 503, other
-// calls keep answering); a client that sends its body slowly is answered 408 and let go.
+// calls keep answering); a client that sends its body slowly is answered 408 and let go; on PGlite calls
+// take turns, and a caller who hangs up gives its turn back.
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HASHING, withHashSlot } from "../../server/entities/engine.ts";
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp, PGLITE_AT_WORK } from "../../server/http/app.ts";
 import { call, createTestApp, listen, type Client, type TestApp } from "./helper.ts";
 
 let t: TestApp;
@@ -281,5 +282,41 @@ describe("slow clients", () => {
     expect(t.app.server.headersTimeout).toBe(TIMEOUTS.headers);
     expect(t.app.server.timeout).toBe(TIMEOUTS.idle);
     expect(TIMEOUTS.request).toBeGreaterThan(0);
+  });
+});
+
+describe(`calls at work at once (on PGlite ${PGLITE_AT_WORK}, the rest in turn)`, () => {
+  it("answers three times as many calls at once as there are turns, each with its rows", async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 3 * PGLITE_AT_WORK }, () => get("/merchant/manage-list?limit=5", admin.token)),
+    );
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+    // The test's four agents, in every answer.
+    expect(replies.map((r) => (r.body?.data as { list: unknown[] }).list.length)).toEqual(replies.map(() => 4));
+  });
+
+  it("gives back the turn of a caller who hangs up, before or during it: the next calls are answered", async () => {
+    // Callers who send a call and hang up at once, more of them than there are turns.
+    await Promise.all(
+      Array.from(
+        { length: 3 * PGLITE_AT_WORK },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connect(port, "127.0.0.1");
+            socket.on("connect", () => {
+              socket.write(
+                `GET /merchant/manage-list?limit=5 HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${admin.token}\r\n\r\n`,
+              );
+              socket.destroy();
+            });
+            socket.on("close", () => resolve());
+            socket.on("error", reject);
+          }),
+      ),
+    );
+    const replies = await Promise.all(
+      Array.from({ length: 2 * PGLITE_AT_WORK }, () => get("/merchant/manage-list?limit=5", admin.token)),
+    );
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
   });
 });
