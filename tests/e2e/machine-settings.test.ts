@@ -211,5 +211,5 @@ describe("device settings", () => {
       expect(errors).toEqual([]);
       await t.context.close();
     }
-  });
+  }, 180_000);
 });
