@@ -9,6 +9,20 @@ import "../../src/app/i18n.ts";
 
 const Goods = ({ name }: { name: string }) => <p>screen {name}</p>;
 
+/** A screen's code that fails to load while `fail` is set, counting its loads. */
+function flakyLoad() {
+  const state = {
+    fail: true,
+    loads: 0,
+    load: async () => {
+      state.loads++;
+      if (state.fail) throw new Error("offline");
+      return Goods;
+    },
+  };
+  return state;
+}
+
 describe("lazyScreen", () => {
   it("loads a screen's code once, and renders a later visit at once, without the loading fallback", async () => {
     let loads = 0;
@@ -28,36 +42,26 @@ describe("lazyScreen", () => {
   });
 
   it("offers a retry after a failed load, which loads it again", async () => {
-    let fail = true;
-    let loads = 0;
-    const Screen = lazyScreen(async () => {
-      loads++;
-      if (fail) throw new Error("offline");
-      return Goods;
-    });
+    const loading = flakyLoad();
+    const Screen = lazyScreen(loading.load);
     const view = render(<Screen name="a" />);
     const retry = await screen.findByRole("button");
     expect(view.container.querySelector(".chunk-error")).not.toBeNull();
-    fail = false;
+    loading.fail = false;
     await act(async () => retry.click());
     expect(await screen.findByText("screen a")).toBeTruthy();
-    expect(loads).toBe(2);
+    expect(loading.loads).toBe(2);
   });
 
   it("loads again when a screen whose load failed is opened again", async () => {
-    let fail = true;
-    let loads = 0;
-    const Screen = lazyScreen(async () => {
-      loads++;
-      if (fail) throw new Error("offline");
-      return Goods;
-    });
+    const loading = flakyLoad();
+    const Screen = lazyScreen(loading.load);
     const first = render(<Screen name="a" />);
     await screen.findByRole("button");
     first.unmount();
-    fail = false;
+    loading.fail = false;
     render(<Screen name="b" />);
     expect(await screen.findByText("screen b")).toBeTruthy();
-    expect(loads).toBe(2);
+    expect(loading.loads).toBe(2);
   });
 });
