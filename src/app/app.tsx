@@ -4,7 +4,7 @@
 import "@ant-design/v5-patch-for-react-19";
 import { Authenticated, Refine } from "@refinedev/core";
 import { QueryCache, QueryClient } from "@tanstack/react-query";
-import routerProvider, { CatchAllNavigate } from "@refinedev/react-router";
+import { CatchAllNavigate } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider } from "antd";
 import type { Locale } from "antd/es/locale";
 import { useEffect, useState } from "react";
@@ -21,6 +21,7 @@ import { accessControlProvider } from "./providers/access-control.ts";
 import { authProvider } from "./providers/auth-provider.ts";
 import { dataProvider } from "./providers/data-provider.ts";
 import { i18nProvider } from "./providers/i18n-provider.ts";
+import { routerProvider } from "./providers/router-provider.ts";
 import { screenRoutes } from "./routes.ts";
 import { Screen } from "./screens.tsx";
 import { useTheme } from "./theme.ts";
