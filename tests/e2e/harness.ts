@@ -108,3 +108,10 @@ export async function signIn(c: Console, page: Page, account: string): Promise<v
 
 /** Rows of the list table currently shown. */
 export const tableRows = (page: Page) => page.locator(".ant-table-tbody tr.ant-table-row");
+
+/**
+ * What matches `selector` on the page of address `path` (its pathname), not on the page being left: a
+ * navigation renders as a transition, and the previous page stays a moment after the address changed.
+ */
+export const onPage = (page: Page, path: string, selector: string) =>
+  page.locator(`.page-fade[data-path="${new URL(path, "http://x").pathname}"]`).locator(selector);

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { resources } from "../../src/generated/resources.ts";
-import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
+import { onPage, openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
 
 const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
 
@@ -303,6 +303,13 @@ const EMPTY_IN_DEMO: string[] = [];
  */
 const OPENED_SCREENS = 79;
 
+/** What each hand-written screen on a menu route shows once it has opened. */
+const EXTENSION_SHOWS: Record<string, string> = {
+  "restock-grid": ".restock-screen",
+  "payment-certificates": "[data-testid=payment-settings]",
+  "system-upgrade": "[data-testid=system-upgrade]",
+};
+
 describe("every route", () => {
   const listed = resources.filter((r) => r.list && !r.meta.hide);
 
@@ -316,13 +323,19 @@ describe("every route", () => {
         history.pushState({}, "", path);
         dispatchEvent(new PopStateEvent("popstate"));
       }, resource.list!);
-      // A hand-written screen (an extension) shows its own content; one not written yet, the generated one.
-      const ready = resource.meta.extension
-        ? page.locator(".screen-stack, .schema-form, .ant-table")
+      // This route's page, not the one being left: a hand-written screen (an extension) shows its own
+      // content, a generated one its form or table.
+      const extension = resource.meta.extension as string | undefined;
+      const shown = extension
+        ? EXTENSION_SHOWS[extension]
         : resource.meta.screen === "settings"
-          ? page.locator(".schema-form")
-          : page.locator(".ant-table");
-      const opened = await ready
+          ? ".schema-form"
+          : ".ant-table";
+      if (!shown) {
+        failures.push(`${resource.list}: no EXTENSION_SHOWS entry for ${extension}`);
+        continue;
+      }
+      const opened = await onPage(page, resource.list!, shown)
         .first()
         .waitFor()
         .then(
@@ -353,9 +366,8 @@ describe("every route", () => {
         dispatchEvent(new PopStateEvent("popstate"));
       }, path);
     const failures: string[] = [];
-    const opened = (selector: string) =>
-      page
-        .locator(selector)
+    const opened = (path: string, selector: string) =>
+      onPage(page, path, selector)
         .first()
         .waitFor({ timeout: 8000 })
         .then(
@@ -371,12 +383,12 @@ describe("every route", () => {
       if (resource.create && !seen.has(resource.create)) {
         seen.add(resource.create);
         await go(resource.create);
-        if (!(await opened(".schema-form"))) failures.push(`${resource.create}: no form`);
+        if (!(await opened(resource.create, ".schema-form"))) failures.push(`${resource.create}: no form`);
       }
       if (resource.list && resource.meta.screen === "list" && (resource.show || resource.edit)) {
         // A page load, not an in-app navigation: the previous list's rows must not be taken for this one's.
         await page.goto(`${c.url}${resource.list}`);
-        if (!(await opened(".ant-table"))) {
+        if (!(await opened(resource.list, ".ant-table"))) {
           failures.push(`${resource.list}: did not open`);
           continue;
         }
@@ -395,9 +407,10 @@ describe("every route", () => {
         for (const path of [resource.show, resource.edit]) {
           if (!path || seen.has(path)) continue;
           seen.add(path);
-          await go(path.replace(":id", id));
+          const address = path.replace(":id", id);
+          await go(address);
           const selector = path === resource.show ? ".detail-descriptions" : ".schema-form";
-          if (!(await opened(selector))) failures.push(`${path} (${id}): did not open`);
+          if (!(await opened(address, selector))) failures.push(`${path} (${id}): did not open`);
         }
       }
       if (await page.locator(".ant-result-warning, .chunk-error").count())
@@ -409,7 +422,7 @@ describe("every route", () => {
     // Create forms, detail and edit screens opened.
     expect(seen.size).toBe(OPENED_SCREENS);
     await context.close();
-  }, 300_000);
+  }, 420_000);
 
   it("gives an agent only its permitted menu and its own subtree's rows", async () => {
     const { page, context, errors } = await openPage(c);

@@ -137,7 +137,9 @@ export function Shell() {
         <TabBar />
         <Layout.Content className="shell-content">
           <Suspense fallback={<Loading />}>
-            <div key={pathname} className="page-fade">
+            {/* data-path: which address the page on screen belongs to (a navigation renders as a
+                transition, so the page being left stays a moment after the address changed). */}
+            <div key={pathname} className="page-fade" data-path={pathname}>
               <Outlet />
             </div>
           </Suspense>
