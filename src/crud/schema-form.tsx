@@ -11,6 +11,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { schemaKeywords } from "../schema/ajv.ts";
 import { widgets } from "../widgets/index.ts";
+import { PendingInputs, PendingInputsContext, SettledBaseInputTemplate } from "../widgets/settled-input.tsx";
 import type { FieldError } from "../app/api.ts";
 import type { FormView } from "./model.ts";
 import { useUnsavedChanges } from "../app/unsaved.tsx";
@@ -52,6 +53,9 @@ const TRANSLATABLE: Record<string, string> = {
   ErrorsLabel: "Errors",
 };
 
+/** Text inputs keep what is typed until it settles (src/widgets/settled-input.tsx). */
+const TEMPLATES = { BaseInputTemplate: SettledBaseInputTemplate };
+
 /** Labels beside their fields on wide screens, above them on narrow ones. */
 const FORM_LAYOUT = {
   labelCol: { xs: { span: 24 }, md: { flex: "200px" } },
@@ -92,6 +96,8 @@ export function SchemaForm({
   const [saving, setSaving] = useState(false);
   // What the user types counts as unsaved until it is saved: leaving the page asks first.
   const { changed } = useUnsavedChanges();
+  // Text typed but not yet handed to the form, handed over as the form is submitted; typing is a change.
+  const [pending] = useState(() => new PendingInputs(changed));
   // Titles and messages follow the language: rebuild them when it changes.
   const uiSchema = useMemo(
     () => uiSchemaFor(view, schema, mode, fixed),
@@ -116,44 +122,50 @@ export function SchemaForm({
   };
 
   return (
-    <Form
-      className="schema-form"
-      formContext={FORM_LAYOUT}
-      schema={schema}
-      uiSchema={uiSchema}
-      formData={data}
-      validator={validator}
-      widgets={widgets}
-      transformErrors={transformErrors}
-      extraErrors={extraErrors}
-      extraErrorsBlockSubmit={false}
-      translateString={translateString}
-      showErrorList={false}
-      liveValidate={submitted ? "onChange" : undefined}
-      focusOnFirstError
-      noHtml5Validate
-      // An empty list stays empty: no blank items to satisfy minItems before the user adds any.
-      experimental_defaultFormStateBehavior={{
-        arrayMinItems: { populate: "never" },
-        emptyObjectFields: "skipEmptyDefaults",
-      }}
-      onChange={(event, id) => {
-        setData(event.formData ?? {});
-        // A change with a field's id is the user's (rjsf's own default-filling carries none).
-        if (id) changed();
-      }}
-      onError={() => setSubmitted(true)}
-      onSubmit={(event) => {
-        setSubmitted(true);
-        void submit(event);
-      }}
-    >
-      <Space className="form-actions">
-        <Button type="primary" htmlType="submit" loading={saving}>
-          {submitText ?? t("actions.save")}
-        </Button>
-        {onCancel && <Button onClick={onCancel}>{cancelText ?? t("actions.cancel")}</Button>}
-      </Space>
-    </Form>
+    // Captured before rjsf's own submit: the text handed over is part of what it validates and submits.
+    <PendingInputsContext.Provider value={pending}>
+      <div className="schema-form-host" onSubmitCapture={() => pending.flush()}>
+        <Form
+          className="schema-form"
+          formContext={FORM_LAYOUT}
+          schema={schema}
+          uiSchema={uiSchema}
+          formData={data}
+          validator={validator}
+          widgets={widgets}
+          templates={TEMPLATES}
+          transformErrors={transformErrors}
+          extraErrors={extraErrors}
+          extraErrorsBlockSubmit={false}
+          translateString={translateString}
+          showErrorList={false}
+          liveValidate={submitted ? "onChange" : undefined}
+          focusOnFirstError
+          noHtml5Validate
+          // An empty list stays empty: no blank items to satisfy minItems before the user adds any.
+          experimental_defaultFormStateBehavior={{
+            arrayMinItems: { populate: "never" },
+            emptyObjectFields: "skipEmptyDefaults",
+          }}
+          onChange={(event, id) => {
+            setData(event.formData ?? {});
+            // A change with a field's id is the user's (rjsf's own default-filling carries none).
+            if (id) changed();
+          }}
+          onError={() => setSubmitted(true)}
+          onSubmit={(event) => {
+            setSubmitted(true);
+            void submit(event);
+          }}
+        >
+          <Space className="form-actions">
+            <Button type="primary" htmlType="submit" loading={saving}>
+              {submitText ?? t("actions.save")}
+            </Button>
+            {onCancel && <Button onClick={onCancel}>{cancelText ?? t("actions.cancel")}</Button>}
+          </Space>
+        </Form>
+      </div>
+    </PendingInputsContext.Provider>
   );
 }
