@@ -57,6 +57,22 @@ function dropRequired(schema: Schema, names: Set<string>): void {
   for (const part of (schema.allOf as Schema[] | undefined) ?? []) dropRequired(part, names);
 }
 
+/**
+ * Drops the schemas' own descriptions (English, for developers) from a form schema: rjsf would show one
+ * under a field that has no translated help. Follows schema keywords only, so a property named
+ * "description" stays.
+ */
+function dropDescriptions(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropDescriptions);
+  if (!node || typeof node !== "object") return;
+  const schema = node as Schema;
+  if (typeof schema.description === "string") delete schema.description;
+  for (const key of ["properties", "definitions", "patternProperties"])
+    for (const child of Object.values((schema[key] ?? {}) as Schema)) dropDescriptions(child);
+  for (const key of ["items", "additionalProperties", "if", "then", "else", "not", "allOf", "anyOf", "oneOf"])
+    dropDescriptions(schema[key]);
+}
+
 /** The form schema of an entity (or an operation): create leaves out read-only fields; edit makes write-only ones optional. */
 export function formSchema(view: FormView, mode: FormMode): Schema {
   const definitions: Record<string, unknown> = {};
@@ -80,7 +96,9 @@ export function formSchema(view: FormView, mode: FormMode): Schema {
     // Server-managed state and totals are shown, not validated: the server ignores them unchanged.
     dropRequired(schema, readOnly);
   }
-  return { ...schema, definitions };
+  const form = { ...schema, definitions };
+  dropDescriptions(form);
+  return form;
 }
 
 /** A transition's input: only its fields, its required ones required (as the server checks it). */
@@ -89,13 +107,15 @@ export function transitionSchema(view: EntityView, transition: Transition): Sche
   const properties = Object.fromEntries(
     (transition.input ?? []).map((name) => [name, bundle(view.schema.properties[name], definitions)]),
   );
-  return {
+  const form = {
     type: "object",
     additionalProperties: false,
     properties,
     required: transition.requiredInput ?? [],
     definitions,
   };
+  dropDescriptions(form);
+  return form;
 }
 
 function titleAndHelp(key: string, helpKey: string): UiSchema {
@@ -148,7 +168,14 @@ function widgetUi(entity: string, field: FieldView): UiSchema {
     if (field.kind === "enum" && field.node.type === "array") ui.items = { "ui:enumNames": names };
     else ui["ui:enumNames"] = names;
   }
-  ui["ui:options"] = { entity, field: field.name, relation: field.relation, upload: field.upload };
+  ui["ui:options"] = {
+    entity,
+    field: field.name,
+    relation: field.relation,
+    upload: field.upload,
+    // The unit shown beside the input (money shows its currency as well).
+    unit: field.ui.unit,
+  };
   return ui;
 }
 

@@ -102,6 +102,34 @@ export function withUnit(text: string, unit: NonNullable<XUi["unit"]>, count?: n
   return i18n.t(`common:units.${unit}`, { value: text, count });
 }
 
+/** What stands before and after the number of a unit in the user's language ("", " days"; "", " / kWh"). */
+export function unitAffixes(unit: NonNullable<XUi["unit"]>, count?: number): Affixes {
+  const marker = "\u0000";
+  const [before = "", after = ""] = withUnit(marker, unit, count).split(marker);
+  return { before: before.trim(), after: after.trim() };
+}
+
+/** What stands before and after an amount of the currency in the user's language ("$", ""; "", "៛"). */
+export function currencyAffixes(lng = "en", code = currency): Affixes {
+  if (!code) return { before: "", after: "" };
+  const parts = new Intl.NumberFormat(intlLocale(lng), { style: "currency", currency: code }).formatToParts(1);
+  const number = parts.findIndex((p) => p.type === "integer");
+  const text = (from: typeof parts) =>
+    from
+      .map((p) => p.value)
+      .join("")
+      .trim();
+  return {
+    before: text(parts.slice(0, number)),
+    after: text(parts.slice(number).filter((p) => p.type === "currency" || p.type === "literal")),
+  };
+}
+
+export interface Affixes {
+  before: string;
+  after: string;
+}
+
 /** A plain number in the language's way (grouping, Latin digits), up to three decimals. */
 export function formatNumber(value: number, lng = "en"): string {
   let format = numberFormats.get(`${lng}:n`);

@@ -5,6 +5,10 @@
 // (rjsf queues a submit behind the changes handed to it in the same event, so nothing typed is left out).
 import type { BaseInputTemplateProps } from "@rjsf/utils";
 import { Templates } from "@rjsf/antd";
+import { useTranslation } from "react-i18next";
+import { unitAffixes } from "../crud/format.ts";
+import type { XUi } from "../schema/types.ts";
+import { Affixed } from "./affixed.tsx";
 import { createContext, useContext, useEffect, useEffectEvent, useRef, useState, type ComponentType } from "react";
 
 /** How long typing may pause before the form sees it. */
@@ -93,21 +97,28 @@ export function useSettledValue<V>(value: V, onChange: (value: V) => void) {
 const AntdInput = Templates.BaseInputTemplate as ComponentType<BaseInputTemplateProps>;
 
 /**
- * rjsf antd's input (text, e-mail, address, password and number fields), its value settled as above. A
- * widget that brings its own change handler (onChangeOverride) is left as it is.
+ * rjsf antd's input (text, e-mail, address, password and number fields), its value settled as above, with
+ * the field's unit beside it (x-ui.unit: "days", "min"). A widget that brings its own change handler
+ * (onChangeOverride) is left as it is.
  */
 export function SettledBaseInputTemplate(props: BaseInputTemplateProps) {
   const settled = useSettledValue<unknown>(props.value, props.onChange);
+  // The language is read for the unit's words (and its plural, after the number typed).
+  useTranslation();
   if (props.onChangeOverride) return <AntdInput {...props} />;
+  const unit = props.options.unit as XUi["unit"];
+  const count = typeof settled.value === "number" ? settled.value : undefined;
   return (
-    <AntdInput
-      {...props}
-      value={settled.value}
-      onChange={settled.change}
-      onBlur={(id, value) => {
-        settled.flush();
-        props.onBlur(id, value);
-      }}
-    />
+    <Affixed affixes={unit ? unitAffixes(unit, count) : { before: "", after: "" }}>
+      <AntdInput
+        {...props}
+        value={settled.value}
+        onChange={settled.change}
+        onBlur={(id, value) => {
+          settled.flush();
+          props.onBlur(id, value);
+        }}
+      />
+    </Affixed>
   );
 }

@@ -116,6 +116,16 @@ describe("formSchema", () => {
       expect(schema).not.toHaveProperty(key);
   });
 
+  it("shows no field the schema's own (English) description, and keeps a field named description", () => {
+    const schema = schemaOf("system_setting", "edit");
+    const properties = schema.properties as Record<string, Schema>;
+    expect(entitySchemas.system_setting.properties.currency).toHaveProperty("description");
+    expect(properties.currency).not.toHaveProperty("description");
+    expect(JSON.stringify(schema)).not.toContain("ISO 4217");
+    expect(JSON.stringify(schemaOf("goods", "create"))).not.toMatch(/"description":"/);
+    expect(propertiesOf(schemaOf("charge_pile_plan", "create"))).toContain("description");
+  });
+
   it("inlines the shared definitions it uses", () => {
     const schema = schemaOf("goods", "create");
     expect((schema.properties as Record<string, Schema>).unit_price.$ref).toBe("#/definitions/money");

@@ -9,6 +9,7 @@ import { entityView, operationView, type FormView } from "../../src/crud/model.t
 import { operationSchemas, type OperationCall } from "../../src/generated/operations.ts";
 import { entitySchemas } from "../../src/generated/schemas.ts";
 import { SchemaForm, formSchema } from "../../src/crud/schema-form.tsx";
+import { setCurrency } from "../../src/crud/format.ts";
 import type { FieldError } from "../../src/app/api.ts";
 import type { EntityName } from "../../src/generated/types.ts";
 import { AntdRoot } from "./antd-root.ts";
@@ -31,6 +32,7 @@ beforeAll(async () => {
 
 // Back to English with the last test's components still mounted: they re-render, inside act.
 afterEach(async () => {
+  setCurrency(undefined);
   if (i18n.language !== "en") await act(() => i18n.changeLanguage("en"));
 });
 
@@ -160,6 +162,28 @@ describe("SchemaForm", () => {
     renderForm("charge_pile_plan", { mode: "edit", initial: { name: "Plan", electricity_fee: 120, service_fee: 40 } });
     expect((screen.getByLabelText("Electricity fee") as HTMLInputElement).value).toBe("1.20");
     expect((screen.getByLabelText("Service fee") as HTMLInputElement).value).toBe("0.40");
+  });
+
+  it("shows the settings' currency and the field's unit beside the inputs, in the user's language", async () => {
+    setCurrency("USD");
+    renderForm("charge_pile_plan", { mode: "edit", initial: { name: "Plan", electricity_fee: 120, max_hours: 1 } });
+    const beside = (field: string) =>
+      [...document.querySelectorAll(`.input-affixed:has(#root_${field}) > .input-affix`)].map((a) => a.textContent);
+    expect(beside("electricity_fee")).toEqual(["$", "/ kWh"]);
+    expect(beside("max_hours")).toEqual(["h"]);
+    // The plural follows the number typed, once it is handed to the form (on leaving the field).
+    const { user } = renderForm("goods_setting", { mode: "edit", initial: { goods_days: 1 } });
+    expect(beside("goods_days")).toEqual(["day"]);
+    await user.tripleClick(screen.getByLabelText("Goods valid days"));
+    await user.keyboard("30");
+    await user.tab();
+    expect(beside("goods_days")).toEqual(["days"]);
+
+    await act(() => i18n.changeLanguage("km"));
+    act(() => setCurrency("KHR"));
+    // Khmer puts the riel after the amount: "1.20 ៛ / kWh".
+    await waitFor(() => expect(beside("electricity_fee")).toEqual(["៛ / kWh"]));
+    expect(beside("max_hours")).toEqual(["ម៉ោង"]);
   });
 
   it("submits a fraction typed as a percentage as a fraction", async () => {
