@@ -3,6 +3,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router";
+import "./app/history-guard.ts";
 import "./app/fonts.css";
 import "./app/login.css";
 import { initI18n } from "./app/i18n.ts";

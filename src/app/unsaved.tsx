@@ -1,13 +1,14 @@
 // Unsaved changes are not lost without asking: a form with input the user has not saved registers
 // here, and while one does, leaving the page asks first: a link or menu entry, another tab of the tab
 // bar, closing the tab, going back from the console's own buttons (React Router's push and go are
-// wrapped, as Refine's own notifier does for routers without blockers), and closing or reloading the
-// browser tab (the browser's own question). Saving, or discarding by leaving, forgets the changes.
+// wrapped, as Refine's own notifier does for routers without blockers), the browser's Back and Forward
+// within the console, and closing or reloading the browser tab (the browser's own question). Saving, or discarding by leaving, forgets the changes.
 // The same wrapping starts the page's leaving fade (page-transition.ts), once leaving is certain.
 import { App } from "antd";
 import { useCallback, useContext, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { UNSAFE_NavigationContext } from "react-router";
+import { UNSAFE_NavigationContext, useLocation } from "react-router";
+import { setPopGuard } from "./history-guard.ts";
 import { leaveFade, leavesPage } from "./layout/page-transition.ts";
 
 const unsaved = new Set<symbol>();
@@ -45,11 +46,23 @@ export function useUnsavedChanges(): { changed: () => void } {
   return { changed };
 }
 
+/** React Router's number of a history entry (its state's idx), if the entry is the console's. */
+function historyIndex(state: unknown): number | undefined {
+  const idx = (state as { idx?: unknown } | null)?.idx;
+  return typeof idx === "number" ? idx : undefined;
+}
+
 /** Placed once inside the router and antd's App: asks before any navigation while changes are unsaved. */
 export function UnsavedChangesGuard() {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const { navigator } = useContext(UNSAFE_NavigationContext);
+  // The history entry the console is at (React Router numbers its entries), for Back and Forward below.
+  const location = useLocation();
+  const at = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    at.current = historyIndex(window.history.state);
+  }, [location]);
 
   useEffect(() => {
     ask = () =>
@@ -87,7 +100,23 @@ export function UnsavedChangesGuard() {
       if (!hasUnsaved()) return go(...args);
       void confirmLeave().then((leave) => leave && go(...args));
     };
-    // The browser's Back and Forward: the page is still the old one when the event arrives.
+    // The browser's Back and Forward: the address has changed when the event arrives, the page not yet.
+    // With unsaved changes, React Router does not see the event (src/app/history-guard.ts), the address
+    // is put back, and the move is made again once leaving is confirmed.
+    let puttingBack = false;
+    setPopGuard((event) => {
+      if (puttingBack) {
+        puttingBack = false;
+        return true;
+      }
+      const from = at.current;
+      const to = historyIndex(event.state);
+      if (!hasUnsaved() || from === undefined || to === undefined || from === to) return false;
+      puttingBack = true;
+      window.history.go(from - to);
+      void confirmLeave().then((leave) => leave && window.history.go(to - from));
+      return true;
+    });
     window.addEventListener("popstate", leaveFade);
     const beforeUnload = (event: BeforeUnloadEvent) => {
       if (!hasUnsaved()) return;
@@ -99,6 +128,7 @@ export function UnsavedChangesGuard() {
       navigator.push = rawPush;
       navigator.go = rawGo;
       window.removeEventListener("beforeunload", beforeUnload);
+      setPopGuard(undefined);
       window.removeEventListener("popstate", leaveFade);
     };
   }, [navigator]);

@@ -235,7 +235,7 @@ describe("asking first and saying what went wrong", () => {
     }
   });
 
-  it("asks before leaving a changed form: by a tab, by the menu, by closing its tab; saving forgets", async () => {
+  it("asks before leaving a changed form: by a tab, the menu, closing its tab, the browser's Back; saving forgets", async () => {
     const { page, context, errors } = await openPage(c);
     try {
       await signIn(c, page, "admin");
@@ -294,6 +294,30 @@ describe("asking first and saying what went wrong", () => {
       expect(await dialog.count()).toBe(0);
       expect((await one<{ title: string }>(`select title from goods where id = $1`, [goods.id])).title).toBe(
         `${goods.title} 2`,
+      );
+
+      // The browser's Back, from a form opened in the console: asked, staying keeps the input and the address.
+      const first = tableRows(page).first();
+      const other = await one<{ id: number; title: string }>(`select id, title from goods where id = $1`, [
+        Number(await first.getAttribute("data-row-key")),
+      ]);
+      await first.getByRole("button", { name: locale("en", "common").actions.edit }).click();
+      await page.waitForURL(new RegExp(`/goods/list/edit/${other.id}$`));
+      await expect.poll(() => title.inputValue()).toBe(other.title);
+      await title.fill(`${other.title} (back)`);
+      await page.goBack();
+      await dialog.locator(".ant-modal-confirm-title").getByText(words.leave, { exact: true }).waitFor();
+      await dialog.getByRole("button", { name: words.stay }).click();
+      await dialog.waitFor({ state: "detached" });
+      expect(page.url()).toContain(`/goods/list/edit/${other.id}`);
+      expect(await title.inputValue()).toBe(`${other.title} (back)`);
+      // Back again, and leaving: the list, the record unchanged.
+      await page.goBack();
+      await dialog.getByRole("button", { name: words.leaveOk }).click();
+      await page.waitForURL((url) => url.pathname === "/goods/list");
+      await first.waitFor();
+      expect((await one<{ title: string }>(`select title from goods where id = $1`, [other.id])).title).toBe(
+        other.title,
       );
       await c.db.query(`update goods set title = $1 where id = $2`, [goods.title, goods.id]);
       expect(errors).toEqual([]);
