@@ -2,7 +2,8 @@
 // here, and while one does, leaving the page asks first: a link or menu entry, another tab of the tab
 // bar, closing the tab, going back from the console's own buttons (React Router's push and go are
 // wrapped, as Refine's own notifier does for routers without blockers), the browser's Back and Forward
-// within the console, and closing or reloading the browser tab (the browser's own question). Saving, or discarding by leaving, forgets the changes.
+// within the console, and closing or reloading the browser tab (the browser's own question). Saving, or
+// discarding by leaving, forgets the changes.
 // The same wrapping starts the page's leaving fade (page-transition.ts), once leaving is certain.
 import { App } from "antd";
 import { useCallback, useContext, useEffect, useRef } from "react";

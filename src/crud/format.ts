@@ -102,7 +102,7 @@ export function withUnit(text: string, unit: NonNullable<XUi["unit"]>, count?: n
   return i18n.t(`common:units.${unit}`, { value: text, count });
 }
 
-/** What stands before and after the number of a unit in the user's language ("", " days"; "", " / kWh"). */
+/** What stands before and after the number of a unit in the user's language ("", "days"; "", "/ kWh"). */
 export function unitAffixes(unit: NonNullable<XUi["unit"]>, count?: number): Affixes {
   const marker = "\u0000";
   const [before = "", after = ""] = withUnit(marker, unit, count).split(marker);
