@@ -4,12 +4,12 @@
 // hands it to the form after a pause of TEXT_SETTLE_MS, when it loses focus, or as the form is submitted
 // (rjsf queues a submit behind the changes handed to it in the same event, so nothing typed is left out).
 import type { BaseInputTemplateProps } from "@rjsf/utils";
+import { createContext, useContext, useEffect, useEffectEvent, useRef, useState, type ComponentType } from "react";
 import { Templates } from "@rjsf/antd";
 import { useTranslation } from "react-i18next";
 import { unitAffixes } from "../crud/format.ts";
 import type { XUi } from "../schema/types.ts";
 import { Affixed } from "./affixed.tsx";
-import { createContext, useContext, useEffect, useEffectEvent, useRef, useState, type ComponentType } from "react";
 
 /** How long typing may pause before the form sees it. */
 export const TEXT_SETTLE_MS = 250;
