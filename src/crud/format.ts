@@ -109,20 +109,28 @@ export function unitAffixes(unit: NonNullable<XUi["unit"]>, count?: number): Aff
   return { before: before.trim(), after: after.trim() };
 }
 
+const currencyAffixCache = new Map<string, Affixes>();
+
 /** What stands before and after an amount of the currency in the user's language ("$", ""; "", "៛"). */
 export function currencyAffixes(lng = "en", code = currency): Affixes {
   if (!code) return { before: "", after: "" };
-  const parts = new Intl.NumberFormat(intlLocale(lng), { style: "currency", currency: code }).formatToParts(1);
-  const number = parts.findIndex((p) => p.type === "integer");
-  const text = (from: typeof parts) =>
-    from
-      .map((p) => p.value)
-      .join("")
-      .trim();
-  return {
-    before: text(parts.slice(0, number)),
-    after: text(parts.slice(number).filter((p) => p.type === "currency" || p.type === "literal")),
-  };
+  const key = `${lng}:${code}`;
+  let affixes = currencyAffixCache.get(key);
+  if (!affixes) {
+    const parts = new Intl.NumberFormat(intlLocale(lng), { style: "currency", currency: code }).formatToParts(1);
+    const number = parts.findIndex((p) => p.type === "integer");
+    const text = (from: typeof parts) =>
+      from
+        .map((p) => p.value)
+        .join("")
+        .trim();
+    affixes = {
+      before: text(parts.slice(0, number)),
+      after: text(parts.slice(number).filter((p) => p.type === "currency" || p.type === "literal")),
+    };
+    currencyAffixCache.set(key, affixes);
+  }
+  return affixes;
 }
 
 export interface Affixes {

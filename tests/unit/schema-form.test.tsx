@@ -171,7 +171,7 @@ describe("SchemaForm", () => {
       [...document.querySelectorAll(`.input-affixed:has(#root_${field}) > .input-affix`)].map((a) => a.textContent);
     expect(beside("electricity_fee")).toEqual(["$", "/ kWh"]);
     expect(beside("max_hours")).toEqual(["h"]);
-    // The plural follows the number typed, once it is handed to the form (on leaving the field).
+    // The unit's plural follows the number typed.
     const { user } = renderForm("goods_setting", { mode: "edit", initial: { goods_days: 1 } });
     expect(beside("goods_days")).toEqual(["day"]);
     await user.tripleClick(screen.getByLabelText("Goods valid days"));
