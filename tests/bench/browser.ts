@@ -141,17 +141,31 @@ export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
         { polling: "raf", timeout: 60_000 },
       );
       interactive.push(performance.now() - start);
-      // Moving between screens in the app: a list's first visit, then a switch back to it once warm.
+      // Moving between screens in the app: a list's first visit, then a switch back to it once warm. Done
+      // when the list's own rows are shown and nothing spins: a navigation keeps the page being left on
+      // screen until the new one is ready, so rows alone may still be the old page's.
       const visit = async (path: string) => {
         const begin = performance.now();
         await page.evaluate((to) => {
           history.pushState({}, "", to);
           dispatchEvent(new PopStateEvent("popstate"));
         }, path);
-        await page.locator(`.ant-table-tbody tr.ant-table-row`).first().waitFor({ timeout: 60_000 });
-        await page.waitForFunction(() => !document.querySelector(".ant-spin-spinning"), null, { polling: "raf" });
+        await page.waitForFunction(
+          (to) =>
+            document.querySelector(`.page-fade[data-path="${to}"] .ant-table-tbody tr.ant-table-row`) !== null &&
+            !document.querySelector(".ant-spin-spinning"),
+          path,
+          { polling: "raf", timeout: 60_000 },
+        );
         return performance.now() - begin;
       };
+      // The shell idle first: the generic screens' code is fetched then (src/app/screens.tsx).
+      await page.waitForFunction(
+        () => performance.getEntriesByType("resource").some((entry) => entry.name.includes("/list-screen-")),
+        null,
+        { timeout: 60_000 },
+      );
+      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5_000 })));
       firstVisit.push(await visit("/goods/list"));
       await visit("/shop/list");
       warmSwitch.push(await visit("/goods/list"));
