@@ -2,7 +2,7 @@
 // routes come from the generated resources; every screen and the shell load on demand.
 // antd 5 on React 19: the official patch (antd renders waves, modals and messages outside the tree).
 import "@ant-design/v5-patch-for-react-19";
-import { Authenticated, Refine } from "@refinedev/core";
+import { Refine } from "@refinedev/core";
 import { QueryCache, QueryClient } from "@tanstack/react-query";
 import { CatchAllNavigate } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider } from "antd";
@@ -23,6 +23,7 @@ import { dataProvider } from "./providers/data-provider.ts";
 import { i18nProvider } from "./providers/i18n-provider.ts";
 import { routerProvider } from "./providers/router-provider.ts";
 import { screenRoutes } from "./routes.ts";
+import { currentSession } from "./session.ts";
 import { Screen } from "./screens.tsx";
 import { useTheme } from "./theme.ts";
 import "./console.css";
@@ -54,11 +55,16 @@ const queryClient = new QueryClient({
 /** The shell's own namespaces (the login page needs only common and login). */
 const SHELL_NAMESPACES = ["menu", "errors", "validation"];
 
-/** Sign-in's wait before home (SPEC §2: 300 ms): the shell, its words and home's screen start loading. */
-export function preloadHome(): void {
-  void i18next.loadNamespaces(SHELL_NAMESPACES);
-  void import("./layout/shell.tsx");
-  preloads[home.extension]?.(queryClient);
+/**
+ * Sign-in's wait before home (SPEC §2: 300 ms): the shell, its words and home's screen start loading.
+ * Settled when their code and words are in (home's calls go on: its panels show their skeletons).
+ */
+export function preloadHome(): Promise<unknown> {
+  return Promise.all([
+    i18next.loadNamespaces(SHELL_NAMESPACES),
+    Shell.preload(),
+    preloads[home.extension]?.(queryClient),
+  ]);
 }
 
 function Providers({ children }: { children: React.ReactNode }) {
@@ -84,6 +90,15 @@ function Providers({ children }: { children: React.ReactNode }) {
   );
 }
 
+/**
+ * The console's pages need a session; once it is gone (signed out, or a call refused with 401) the next
+ * render goes to the login page. In place of Refine's <Authenticated>, which renders nothing while its
+ * check refetches: the shell and the page on it, with its state, went away and came back each time.
+ */
+function SignedIn({ children }: { children: React.ReactNode }) {
+  return currentSession() ? children : <CatchAllNavigate to="/login" />;
+}
+
 /** Everything behind the login page: Refine, antd, the shell and its screens. */
 export function ConsoleApp() {
   const { i18n } = useTranslation(SHELL_NAMESPACES);
@@ -105,9 +120,9 @@ export function ConsoleApp() {
           <Routes>
             <Route
               element={
-                <Authenticated key="console" fallback={<CatchAllNavigate to="/login" />}>
+                <SignedIn>
                   <Shell />
-                </Authenticated>
+                </SignedIn>
               }
             >
               <Route index element={<Home />} />
