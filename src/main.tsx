@@ -7,11 +7,9 @@ import "./app/history-guard.ts";
 import "./app/fonts.css";
 import "./app/login.css";
 import { initI18n } from "./app/i18n.ts";
-import { lazyScreen } from "./app/lazy-screen.tsx";
+import { Console } from "./app/console-screen.tsx";
 import { LoginPage } from "./app/pages/login-page.tsx";
 import { currentSession } from "./app/session.ts";
-
-const Console = lazyScreen(() => import("./app/app.tsx").then((m) => m.ConsoleApp));
 
 /** Without a session any address opens the login page at once, before the console's code is fetched. */
 function SignedIn() {

@@ -7,25 +7,24 @@ import { allowed, permissionOf } from "./providers/access-control.ts";
 import type { ScreenRoute } from "./routes.ts";
 import { extensions } from "../extensions/index.ts";
 
-const load = {
-  list: () => import("../crud/list-screen.tsx").then((m) => m.ListScreen),
-  form: () => import("../crud/form-screen.tsx").then((m) => m.FormScreen),
-  show: () => import("../crud/show-screen.tsx").then((m) => m.ShowScreen),
-  settings: () => import("../crud/settings-screen.tsx").then((m) => m.SettingsScreen),
+const screens = {
+  list: lazyScreen(() => import("../crud/list-screen.tsx").then((m) => m.ListScreen), { page: true }),
+  form: lazyScreen(() => import("../crud/form-screen.tsx").then((m) => m.FormScreen), { page: true }),
+  show: lazyScreen(() => import("../crud/show-screen.tsx").then((m) => m.ShowScreen), { page: true }),
+  settings: lazyScreen(() => import("../crud/settings-screen.tsx").then((m) => m.SettingsScreen), { page: true }),
 };
-const ListScreen = lazyScreen(load.list);
-const FormScreen = lazyScreen(load.form);
-const ShowScreen = lazyScreen(load.show);
-const SettingsScreen = lazyScreen(load.settings);
+const { list: ListScreen, form: FormScreen, show: ShowScreen, settings: SettingsScreen } = screens;
 
 /**
  * Once the shell is idle, the generic screens' code is fetched (a list, its records' details and forms
- * are where a user goes next), so the first visit of any of them waits only for its data.
+ * are where a user goes next) with the schemas their first call reads, so the first visit of any of
+ * them waits only for its words and data.
  */
 export function preloadScreens(): void {
   const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
   idle(() => {
-    for (const screen of Object.values(load)) void screen().catch(() => undefined); // retried on the visit
+    for (const screen of Object.values(screens)) void screen.preload();
+    void import("../generated/schemas.ts").catch(() => undefined); // the data provider loads it again if need be
   });
 }
 

@@ -10,7 +10,7 @@ import { useCallback, useContext, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { UNSAFE_NavigationContext, useLocation } from "react-router";
 import { setPopGuard } from "./history-guard.ts";
-import { leaveFade, leavesPage } from "./layout/page-transition.ts";
+import { leavesPage, pageLeaving } from "./layout/page-transition.ts";
 
 const unsaved = new Set<symbol>();
 let ask: (() => Promise<boolean>) | undefined;
@@ -86,11 +86,11 @@ export function UnsavedChangesGuard() {
   useEffect(() => {
     const { push: rawPush, go: rawGo } = navigator;
     const push = (...args: Parameters<typeof rawPush>) => {
-      if (leavesPage(args[0])) leaveFade();
+      if (leavesPage(args[0])) pageLeaving();
       rawPush(...args);
     };
     const go = (...args: Parameters<typeof rawGo>) => {
-      leaveFade();
+      pageLeaving();
       rawGo(...args);
     };
     navigator.push = (...args: Parameters<typeof push>) => {
@@ -118,7 +118,7 @@ export function UnsavedChangesGuard() {
       void confirmLeave().then((leave) => leave && window.history.go(to - from));
       return true;
     });
-    window.addEventListener("popstate", leaveFade);
+    window.addEventListener("popstate", pageLeaving);
     const beforeUnload = (event: BeforeUnloadEvent) => {
       if (!hasUnsaved()) return;
       event.preventDefault();
@@ -130,7 +130,7 @@ export function UnsavedChangesGuard() {
       navigator.go = rawGo;
       window.removeEventListener("beforeunload", beforeUnload);
       setPopGuard(undefined);
-      window.removeEventListener("popstate", leaveFade);
+      window.removeEventListener("popstate", pageLeaving);
     };
   }, [navigator]);
 

@@ -4,7 +4,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { ComponentType } from "react";
 import type { ExtensionName } from "../generated/resources.ts";
-import { lazyScreen } from "../app/lazy-screen.tsx";
+import { lazyScreen, type LazyScreen } from "../app/lazy-screen.tsx";
 import type { ScreenRoute } from "../app/routes.ts";
 
 export interface ExtensionProps {
@@ -12,16 +12,27 @@ export interface ExtensionProps {
   route?: ScreenRoute;
 }
 
-export const extensions: Partial<Record<ExtensionName, ComponentType<ExtensionProps>>> = {
-  dashboard: lazyScreen(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard)),
-  "restock-grid": lazyScreen(() => import("./restock-grid/restock-screen.tsx").then((m) => m.RestockScreen)),
-  "machine-import": lazyScreen(() => import("./machine-import/machine-import.tsx").then((m) => m.MachineImport)),
-  "payment-certificates": lazyScreen(() =>
-    import("./payment-certificates/payment-settings.tsx").then((m) => m.PaymentSettings),
+export const extensions: Partial<Record<ExtensionName, LazyScreen<ExtensionProps>>> = {
+  dashboard: lazyScreen(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard), { page: true }),
+  "restock-grid": lazyScreen(() => import("./restock-grid/restock-screen.tsx").then((m) => m.RestockScreen), {
+    page: true,
+  }),
+  "machine-import": lazyScreen(() => import("./machine-import/machine-import.tsx").then((m) => m.MachineImport), {
+    page: true,
+  }),
+  "payment-certificates": lazyScreen(
+    () => import("./payment-certificates/payment-settings.tsx").then((m) => m.PaymentSettings),
+    { page: true },
   ),
-  "layout-editor": lazyScreen(() => import("./layout-editor/layout-editor.tsx").then((m) => m.LayoutEditor)),
-  "agent-wizard": lazyScreen(() => import("./agent-wizard/agent-wizard.tsx").then((m) => m.AgentWizard)),
-  "system-upgrade": lazyScreen(() => import("./system-upgrade/system-upgrade.tsx").then((m) => m.SystemUpgrade)),
+  "layout-editor": lazyScreen(() => import("./layout-editor/layout-editor.tsx").then((m) => m.LayoutEditor), {
+    page: true,
+  }),
+  "agent-wizard": lazyScreen(() => import("./agent-wizard/agent-wizard.tsx").then((m) => m.AgentWizard), {
+    page: true,
+  }),
+  "system-upgrade": lazyScreen(() => import("./system-upgrade/system-upgrade.tsx").then((m) => m.SystemUpgrade), {
+    page: true,
+  }),
 };
 
 /**
@@ -37,6 +48,10 @@ export const detailPanels: Partial<Record<string, ComponentType<{ record: Record
  * What an extension starts before its screen is shown (its code, words and first calls), where the
  * console knows it comes next: home, during sign-in's wait before it.
  */
-export const preloads: Partial<Record<ExtensionName, (client: QueryClient) => void>> = {
-  dashboard: (client) => void import("./dashboard/queries.ts").then((m) => m.preloadDashboard(client)),
+export const preloads: Partial<Record<ExtensionName, (client: QueryClient) => Promise<unknown>>> = {
+  dashboard: (client) =>
+    Promise.all([
+      extensions.dashboard?.preload(),
+      import("./dashboard/queries.ts").then((m) => m.preloadDashboard(client)),
+    ]),
 };

@@ -2,7 +2,8 @@
 // amounts in the business's currency, units, one date format per language, related records by name
 // (also for an operator), key columns and the state in view, lists of objects as sub-tables and as
 // editable tables, phone cards without sideways scrolling, confirmations that name the record, a guard
-// on unsaved input, failures in words with a retry, a fallback language, readable tab titles.
+// on unsaved input, failures in words with a retry, a fallback language, a page on its way shown as such,
+// readable tab titles.
 // Screenshots in the five languages at 1440 px and on a 390 px phone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -415,6 +416,32 @@ describe("asking first and saying what went wrong", () => {
       } finally {
         await context.close();
       }
+    }
+  });
+
+  it("keeps the page left on screen while the next one's words load, with a bar once that takes long", async () => {
+    const { page, context } = await openPage(c);
+    try {
+      // The outlets' words (their chunk) are held until the test lets them go.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/shop-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await signIn(c, page, "admin");
+      await page.goto(`${c.url}/goods/list`);
+      await tableRows(page).first().waitFor();
+      await go(page, "/shop/list");
+      await page.locator('.shell-content[aria-busy="true"]').waitFor();
+      // No blank page and no spinner in its place: the goods are still there to read.
+      expect(await page.locator(".page-fade").getAttribute("data-path")).toBe("/goods/list");
+      expect(await page.locator(".screen-loading").count()).toBe(0);
+      release();
+      await page.locator('.page-fade[data-path="/shop/list"] .ant-table-row').first().waitFor();
+      expect(await page.locator('.shell-content[aria-busy="true"]').count()).toBe(0);
+    } finally {
+      await context.close();
     }
   });
 

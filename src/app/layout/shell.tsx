@@ -3,7 +3,7 @@
 import { useLogout } from "@refinedev/core";
 import { Avatar, Button, Drawer, Dropdown, Grid, Layout, Space, Typography } from "antd";
 import { KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from "@ant-design/icons";
-import { Suspense, useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation, useNavigate } from "react-router";
 import { api } from "../api.ts";
@@ -13,6 +13,7 @@ import { currentSession, saveMenu, type MenuGroup } from "../session.ts";
 import { useSite } from "../site.ts";
 import { versionChanged } from "../version-check.ts";
 import { preloadScreens } from "../screens.tsx";
+import { pageShown } from "./page-transition.ts";
 import { SideMenu } from "./side-menu.tsx";
 import { TabBar } from "./tab-bar.tsx";
 import { UnsavedChangesGuard } from "../unsaved.tsx";
@@ -34,6 +35,7 @@ export function Shell() {
   const phone = Grid.useBreakpoint().md === false;
   const [drawer, setDrawer] = useState(false);
   useEffect(() => setDrawer(false), [pathname]);
+  useLayoutEffect(() => pageShown(), [pathname]);
 
   useEffect(() => preloadScreens(), []);
   useEffect(() => {

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
+import { Console } from "../console-screen.tsx";
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from "../i18n.ts";
 import { authProvider } from "../providers/auth-provider.ts";
 import { currentSession } from "../session.ts";
@@ -10,6 +11,13 @@ import { useSite } from "../site.ts";
 
 /** SPEC §2: home opens 300 ms after a successful sign-in, once the success message is seen. */
 const HOME_DELAY_MS = 300;
+/**
+ * Past those 300 ms home waits for its code and words, up to this long, so that it opens whole: a part
+ * that suspends shows a fallback, and React holds a shown fallback for 300 ms however soon the code comes.
+ */
+const HOME_READY_MAX_MS = 3000;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Problems = Partial<Record<"account" | "password" | "form", string>>;
 
@@ -41,8 +49,9 @@ export function LoginPage() {
     }
     setDone(true);
     // What home needs loads during the wait.
-    void import("../app.tsx").then((m) => m.preloadHome());
-    setTimeout(() => navigate("/", { replace: true }), HOME_DELAY_MS);
+    const ready = Promise.all([Console.preload(), import("../app.tsx").then((m) => m.preloadHome())]);
+    await Promise.all([delay(HOME_DELAY_MS), Promise.race([ready.catch(() => undefined), delay(HOME_READY_MAX_MS)])]);
+    navigate("/", { replace: true });
   };
 
   return (

@@ -5,10 +5,11 @@
 // figure comes from the statistics calls, scoped to the user's subtree on the server.
 import { useQuery } from "@tanstack/react-query";
 import { Card, Col, List, Row, Segmented, Skeleton, Statistic, Table, Tag, Typography } from "antd";
-import { lazy, Suspense, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ApiError } from "../../app/api.ts";
+import { lazyScreen } from "../../app/lazy-screen.tsx";
 import { currentSession } from "../../app/session.ts";
 import { formatAmount, useCurrency } from "../../crud/format.ts";
 import { screenContext } from "../../crud/resource.ts";
@@ -18,7 +19,10 @@ import { CHART_FONT } from "./echarts.ts";
 import { WITHDRAWAL_QUEUE, TODO_LINKS } from "./links.ts";
 import { access, FIRST_DAYS, NAMESPACES, queries, type Days, type DataRow } from "./queries.ts";
 
-const DeviceMap = lazy(() => import("./device-map.tsx").then((m) => ({ default: m.DeviceMap })));
+/** ECharts and the map's outlines load with the map; sign-in's wait starts them (queries.ts). */
+export const DeviceMap = lazyScreen(() => import("./device-map.tsx").then((m) => m.DeviceMap), {
+  fallback: <Skeleton active />,
+});
 
 const PERIODS = ["today", "yesterday", "week", "month"] as const;
 
@@ -321,9 +325,7 @@ export function Dashboard() {
         <Row gutter={[16, 16]} className="dashboard-row">
           {can.map && (
             <Col xs={24} xl={can.team ? 16 : 24}>
-              <Suspense fallback={<Skeleton active />}>
-                <DeviceMap />
-              </Suspense>
+              <DeviceMap />
             </Col>
           )}
           {can.team && (

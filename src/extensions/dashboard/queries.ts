@@ -110,8 +110,11 @@ export const queries = {
 /** The first days shown in the trend. */
 export const FIRST_DAYS: Days = 7;
 
-/** Starts everything the dashboard will need, for the permissions of the user just signed in. */
-export function preloadDashboard(client: QueryClient): void {
+/**
+ * Starts everything the dashboard will need, for the permissions of the user just signed in. Settled
+ * when its words and its map's code are in; its calls go on.
+ */
+export function preloadDashboard(client: QueryClient): Promise<unknown> {
   const can = access();
   const start = <T, K extends readonly unknown[]>(query: FetchQueryOptions<T, Error, T, K>) =>
     void client.prefetchQuery(query);
@@ -124,7 +127,9 @@ export function preloadDashboard(client: QueryClient): void {
   if (can.team) start(queries.team());
   if (can.withdrawals) start(queries.pending());
   if (can.map) start(queries.map());
-  void i18n.loadNamespaces(NAMESPACES);
-  void import("./dashboard.tsx");
-  if (can.map) void import("./device-map.tsx");
+  if (can.map) void import("./device-map.tsx"); // fetched beside the dashboard's code, which then holds it ready
+  return Promise.all([
+    i18n.loadNamespaces(NAMESPACES),
+    can.map && import("./dashboard.tsx").then((m) => m.DeviceMap.preload()),
+  ]);
 }
