@@ -2,7 +2,8 @@
 // money in the business's currency, quantities with their unit, dates in the language's one format,
 // enum values as translated tags, images as thumbnails, relations by their title, nested objects as
 // readable text in a cell and as a sub-table in a detail view.
-import { Descriptions, Image, Space, Table, Tag, Typography } from "antd";
+import { Descriptions, Image, Space, Table, Tag, Tooltip, Typography } from "antd";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { FieldView } from "./model.ts";
 import { formatDate, formatDateTime, stateColor, useCurrency, valueText, type TitleMaps } from "./format.ts";
@@ -61,11 +62,7 @@ export function FieldValue({ field, value, titles, detail }: Props) {
     case "uploads": {
       const urls = (Array.isArray(value) ? value : [value]).map(String);
       if (field.upload?.kind !== "image") {
-        return (
-          <Typography.Text ellipsis={{ tooltip: urls.join("\n") }}>
-            {urls.map((u) => u.split("/").pop()).join(", ")}
-          </Typography.Text>
-        );
+        return <CellText tip={urls.join("\n")}>{urls.map((u) => u.split("/").pop()).join(", ")}</CellText>;
       }
       const shown = detail ? urls : urls.slice(0, 1);
       return (
@@ -109,9 +106,9 @@ export function FieldValue({ field, value, titles, detail }: Props) {
         if (!detail) {
           const text = valueText(field, value, lng, titles);
           return (
-            <Typography.Text className="cell-object" ellipsis={{ tooltip: text }}>
+            <CellText className="cell-object" tip={text}>
               {text}
-            </Typography.Text>
+            </CellText>
           );
         }
         return field.kind === "list" ? (
@@ -131,7 +128,7 @@ export function FieldValue({ field, value, titles, detail }: Props) {
       return detail ? (
         <Typography.Paragraph className="cell-text">{String(value)}</Typography.Paragraph>
       ) : (
-        <Typography.Text ellipsis={{ tooltip: String(value) }}>{String(value)}</Typography.Text>
+        <CellText tip={String(value)}>{String(value)}</CellText>
       );
     default:
       return <ObjectValue value={value} />;
@@ -168,8 +165,33 @@ function ObjectValue({ value }: { value: unknown }) {
     .replace(/\n\s*\n/g, "\n")
     .trim();
   return (
-    <Typography.Text className="cell-object" ellipsis={{ tooltip: text }}>
+    <CellText className="cell-object" tip={text}>
       {text.replace(/\s+/g, " ")}
-    </Typography.Text>
+    </CellText>
+  );
+}
+
+/**
+ * One line of text, cut with an ellipsis by CSS where its column is narrower; the whole text shows in a
+ * tooltip when the cut hides some of it. Whether it does is read as the pointer comes over the cell, not
+ * as the cell renders: antd's measured ellipsis forced a layout per cell, the largest part of a list's
+ * render.
+ */
+function CellText({ tip, className, children }: { tip: string; className?: string; children: ReactNode }) {
+  const [cut, setCut] = useState(false);
+  const text = (
+    <span
+      className={className ? `cell-ellipsis ${className}` : "cell-ellipsis"}
+      onMouseEnter={(event) => setCut(event.currentTarget.scrollWidth > event.currentTarget.clientWidth)}
+    >
+      {children}
+    </span>
+  );
+  return cut ? (
+    <Tooltip title={tip} open onOpenChange={(open) => setCut(open)}>
+      {text}
+    </Tooltip>
+  ) : (
+    text
   );
 }

@@ -98,6 +98,15 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const filterValues = useMemo(() => fromCrudFilters(view, userFilters), [view, JSON.stringify(userFilters)]);
 
   const refresh = useRefreshAfterAction();
+  // Rows on screen that are the ones asked for stay as they are while they reload in the background (a
+  // switch back to the list, the refresh after an action) and are replaced when the answer comes: the
+  // spinner is for rows not yet there (a first load, another page, other filters) and for a reload the
+  // user asked for.
+  const [reloading, setReloading] = useState(false);
+  const reload = (load: () => Promise<unknown>) => {
+    setReloading(true);
+    void load().finally(() => setReloading(false));
+  };
   const done = async (key: string, count: number) => {
     message.success(t(key, { count }));
     setSelected([]);
@@ -256,7 +265,9 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const failed = table.tableQuery.isError || paused;
   const shownFailure = paused ? OFFLINE : table.tableQuery.error;
   const failedWords = failureWords(shownFailure, "failure.other");
-  const failure = <LoadFailure error={shownFailure} onRetry={() => void table.tableQuery.refetch()} />;
+  const failure = <LoadFailure error={shownFailure} onRetry={() => reload(() => table.tableQuery.refetch())} />;
+  const query = table.tableQuery;
+  const loading = query.isFetching && (reloading || query.isPlaceholderData || query.data === undefined);
   const exact = (table.tableQuery.data as { totalExact?: boolean } | undefined)?.totalExact !== false;
   const bulk = selected.length > 0;
   const canAdd = !recycle && screen.can("add") && resource.create;
@@ -334,7 +345,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
               {t("actions.export")}
             </Button>
           )}
-          <Button icon={<ReloadOutlined />} aria-label={t("actions.refresh")} onClick={() => refresh()} />
+          <Button icon={<ReloadOutlined />} aria-label={t("actions.refresh")} onClick={() => reload(refresh)} />
         </Space>
       </div>
       {failed && rows.length > 0 && (
@@ -346,7 +357,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           message={t(failedWords.title)}
           description={failedWords.text ? t(failedWords.text) : shownFailure?.message}
           action={
-            <Button size="small" icon={<ReloadOutlined />} onClick={() => void table.tableQuery.refetch()}>
+            <Button size="small" icon={<ReloadOutlined />} onClick={() => reload(() => table.tableQuery.refetch())}>
               {t("actions.retry")}
             </Button>
           }
@@ -356,7 +367,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
         <List<Row>
           className="list-cards"
           dataSource={rows}
-          loading={table.tableQuery.isFetching}
+          loading={loading}
           locale={failed ? { emptyText: failure } : undefined}
           pagination={{
             ...pagination,
@@ -381,7 +392,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           size="middle"
           columns={columns}
           dataSource={rows}
-          loading={table.tableQuery.isFetching}
+          loading={loading}
           onChange={onTableChange}
           scroll={{ x: "max-content" }}
           rowSelection={

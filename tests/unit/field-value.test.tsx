@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // src/crud/field-value.tsx: one value as a list cell or detail view shows it.
-import { act, render } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FieldValue, MASK } from "../../src/crud/field-value.tsx";
 import { setCurrency } from "../../src/crud/format.ts";
@@ -168,6 +168,29 @@ describe("FieldValue", () => {
       ],
     ]);
     expect(shown("goods", "sync_user", [1, 2], titles)).toBe("Agent AAgent B");
+  });
+
+  it("shows the whole of a cut text in a tooltip, and no tooltip for a text that fits", async () => {
+    const { container } = render(
+      <AntdRoot>
+        <FieldValue field={entityView("goods").byName.get("title")!} value="Iced jasmine green tea, 500 ml" />
+        <FieldValue field={entityView("goods").byName.get("title")!} value="Water" />
+      </AntdRoot>,
+    );
+    const [long, short] = [...container.querySelectorAll<HTMLElement>(".cell-ellipsis")];
+    expect([long.textContent, short.textContent]).toEqual(["Iced jasmine green tea, 500 ml", "Water"]);
+    // jsdom lays nothing out: the widths say which text the cell cuts.
+    for (const [cell, scroll, client] of [
+      [long, 240, 120],
+      [short, 40, 40],
+    ] as const) {
+      Object.defineProperty(cell, "scrollWidth", { value: scroll });
+      Object.defineProperty(cell, "clientWidth", { value: client });
+    }
+    fireEvent.mouseEnter(short);
+    expect(screen.queryByRole("tooltip")).toBeNull();
+    fireEvent.mouseEnter(long);
+    expect((await screen.findByRole("tooltip")).textContent).toBe("Iced jasmine green tea, 500 ml");
   });
 
   it("shows a dash for an empty value", () => {
