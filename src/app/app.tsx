@@ -95,7 +95,7 @@ function Providers({ children }: { children: React.ReactNode }) {
  * render goes to the login page. In place of Refine's <Authenticated>, which renders nothing while its
  * check refetches: the shell and the page on it, with its state, went away and came back each time.
  */
-function SignedIn({ children }: { children: React.ReactNode }) {
+function SessionGuard({ children }: { children: React.ReactNode }) {
   return currentSession() ? children : <CatchAllNavigate to="/login" />;
 }
 
@@ -120,9 +120,9 @@ export function ConsoleApp() {
           <Routes>
             <Route
               element={
-                <SignedIn>
+                <SessionGuard>
                   <Shell />
-                </SignedIn>
+                </SessionGuard>
               }
             >
               <Route index element={<Home />} />

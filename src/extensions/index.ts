@@ -12,27 +12,19 @@ export interface ExtensionProps {
   route?: ScreenRoute;
 }
 
+/** A hand-written page, loaded on demand, with no loading fallback of its own (see lazyScreen). */
+const pageOf = (load: () => Promise<ComponentType<ExtensionProps>>) => lazyScreen(load, { page: true });
+
 export const extensions: Partial<Record<ExtensionName, LazyScreen<ExtensionProps>>> = {
-  dashboard: lazyScreen(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard), { page: true }),
-  "restock-grid": lazyScreen(() => import("./restock-grid/restock-screen.tsx").then((m) => m.RestockScreen), {
-    page: true,
-  }),
-  "machine-import": lazyScreen(() => import("./machine-import/machine-import.tsx").then((m) => m.MachineImport), {
-    page: true,
-  }),
-  "payment-certificates": lazyScreen(
-    () => import("./payment-certificates/payment-settings.tsx").then((m) => m.PaymentSettings),
-    { page: true },
+  dashboard: pageOf(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard)),
+  "restock-grid": pageOf(() => import("./restock-grid/restock-screen.tsx").then((m) => m.RestockScreen)),
+  "machine-import": pageOf(() => import("./machine-import/machine-import.tsx").then((m) => m.MachineImport)),
+  "payment-certificates": pageOf(() =>
+    import("./payment-certificates/payment-settings.tsx").then((m) => m.PaymentSettings),
   ),
-  "layout-editor": lazyScreen(() => import("./layout-editor/layout-editor.tsx").then((m) => m.LayoutEditor), {
-    page: true,
-  }),
-  "agent-wizard": lazyScreen(() => import("./agent-wizard/agent-wizard.tsx").then((m) => m.AgentWizard), {
-    page: true,
-  }),
-  "system-upgrade": lazyScreen(() => import("./system-upgrade/system-upgrade.tsx").then((m) => m.SystemUpgrade), {
-    page: true,
-  }),
+  "layout-editor": pageOf(() => import("./layout-editor/layout-editor.tsx").then((m) => m.LayoutEditor)),
+  "agent-wizard": pageOf(() => import("./agent-wizard/agent-wizard.tsx").then((m) => m.AgentWizard)),
+  "system-upgrade": pageOf(() => import("./system-upgrade/system-upgrade.tsx").then((m) => m.SystemUpgrade)),
 };
 
 /**
