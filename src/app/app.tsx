@@ -7,6 +7,7 @@ import { QueryCache, QueryClient } from "@tanstack/react-query";
 import { CatchAllNavigate } from "@refinedev/react-router";
 import { App as AntdApp, ConfigProvider } from "antd";
 import type { Locale } from "antd/es/locale";
+import enUS from "antd/es/locale/en_US";
 import { useEffect, useState } from "react";
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
@@ -27,7 +28,7 @@ import { currentSession } from "./session.ts";
 import { Screen } from "./screens.tsx";
 import { useTheme } from "./theme.ts";
 import "./console.css";
-import { loadUiLocale } from "./ui-locale.ts";
+import { loadedUiLocale, loadUiLocale } from "./ui-locale.ts";
 
 const Shell = lazyScreen(() => import("./layout/shell.tsx").then((m) => m.Shell));
 const NotFoundPage = lazyScreen(() => import("./pages/not-found-page.tsx").then((m) => m.NotFoundPage));
@@ -62,6 +63,7 @@ const SHELL_NAMESPACES = ["menu", "errors", "validation"];
 export function preloadHome(): Promise<unknown> {
   return Promise.all([
     i18next.loadNamespaces(SHELL_NAMESPACES),
+    loadUiLocale((i18next.resolvedLanguage ?? "en") as Language),
     Shell.preload(),
     preloads[home.extension]?.(queryClient),
   ]);
@@ -103,7 +105,9 @@ function SessionGuard({ children }: { children: React.ReactNode }) {
 export function ConsoleApp() {
   const { i18n } = useTranslation(SHELL_NAMESPACES);
   const lng = (i18n.resolvedLanguage ?? "en") as Language;
-  const [locale, setLocale] = useState<Locale>();
+  // Never without a locale (English until the language's own has loaded): antd wraps its tree in a
+  // locale provider only when it is given one, so going from none to one mounted the whole console again.
+  const [locale, setLocale] = useState<Locale>(() => loadedUiLocale(lng) ?? enUS);
   const theme = useTheme();
   useEffect(() => {
     let live = true;

@@ -14,8 +14,14 @@ const loaders: Record<Language, () => Promise<[{ default: Locale }, unknown]>> =
 
 const DAYJS: Record<Language, string> = { en: "en", zh: "zh-cn", tw: "zh-tw", km: "km", th: "th" };
 
+const loaded = new Map<Language, Locale>();
+
 export async function loadUiLocale(lng: Language): Promise<Locale> {
   const [antd] = await loaders[lng]();
   dayjs.locale(DAYJS[lng]);
+  loaded.set(lng, antd.default);
   return antd.default;
 }
+
+/** The language's antd texts if they have loaded already (sign-in's wait loads them). */
+export const loadedUiLocale = (lng: Language): Locale | undefined => loaded.get(lng);

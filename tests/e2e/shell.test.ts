@@ -225,6 +225,19 @@ describe("the frame", () => {
     await context.close();
   });
 
+  it("mounts the console once after sign-in: the shell is not built again as its parts arrive", async () => {
+    const { page, context } = await openPage(c);
+    await signIn(c, page, "admin");
+    await page.evaluate(() => ((document.querySelector(".shell-header") as HTMLElement).dataset.first = "1"));
+    // Home whole: its figures shown and its map drawn, everything it loads in.
+    await page.waitForFunction(() => performance.getEntriesByName("device-map-rendered").length > 0, null, {
+      timeout: 30_000,
+    });
+    await page.waitForLoadState("networkidle");
+    expect(await page.locator(".shell-header").getAttribute("data-first")).toBe("1");
+    await context.close();
+  });
+
   it("shows the not-found page for an unknown path", async () => {
     const { page, context } = await openPage(c);
     await signIn(c, page, "admin");
