@@ -2,13 +2,14 @@
 // console: validation messages, field labels, server errors.
 import i18next, { type i18n as I18n, type Resource } from "i18next";
 import { readFileSync, readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 
 import { LANGUAGES, type Language } from "../../src/schema/constants.ts";
+import { ROOT } from "../root.ts";
 
 export { LANGUAGES, type Language };
 
-const LOCALES = resolve(import.meta.dirname, "../../locales");
+const LOCALES = join(ROOT, "locales");
 
 function loadResources(): Resource {
   const resources: Resource = {};

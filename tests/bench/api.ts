@@ -1,6 +1,6 @@
 // The API figures of DESIGN.md section 8, measured in one run on one database: the order list (page
 // of 10, status and date filters, newest first, scoped to an agent's subtree) over HTTP against the
-// same statements as raw SQL; cold start; memory.
+// same statements as raw SQL; cold start.
 import http from "node:http";
 import { performance } from "node:perf_hooks";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -274,12 +274,8 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
         `${raw.perSecond.toFixed(0)}/s, p50 ${raw.p50.toFixed(1)} ms, p99 ${raw.p99.toFixed(1)} ms`,
       ]);
     }
-    rows.push([
-      "server memory (RSS) after the load tests",
-      `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB`,
-    ]);
+    // The serving process's memory is measured apart (memory.ts): this process also seeds and exports.
     if (browser) rows.push(...(await benchBrowser(address, 5)));
-    rows.push(["server memory (RSS)", `${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB`]);
     keepAlive.destroy();
     await app.close();
   } finally {

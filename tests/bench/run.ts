@@ -13,6 +13,7 @@ import { generateFiles, withFreshDocuments } from "../../codegen/generate.ts";
 import { benchApi } from "./api.ts";
 import { benchFuzz } from "./fuzz.ts";
 import { benchImport } from "./import.ts";
+import { benchServerMemory } from "./memory.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const rows: [string, string][] = [];
@@ -72,6 +73,7 @@ if (!process.argv.includes("--fuzz-only") && !process.argv.includes("--import-on
   const buildConsole = (await import("../e2e/build-console.ts")).default;
   await timeAsync("build the console (vite, production)", buildConsole);
   rows.push(...(await benchApi(orders, (line) => console.error(line), true)));
+  rows.push(...(await benchServerMemory((line) => console.error(line))));
 }
 
 const width = Math.max(...rows.map(([label]) => label.length));
