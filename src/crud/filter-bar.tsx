@@ -12,6 +12,11 @@ import type { FilterValues } from "./filters.ts";
 import { RelationSelect } from "../widgets/relation-select.tsx";
 
 interface Props {
+  /**
+   * The form's name, which starts its fields' ids: unique per list, since a list left for another tab
+   * stays in the page (src/app/layout/kept-pages.tsx) and an id must name one field.
+   */
+  name: string;
   view: EntityView;
   values: FilterValues;
   /** Fields fixed by the route (e.g. a recycle bin of one plan type): not shown. */
@@ -137,7 +142,7 @@ function RangeInput({
 export const FIRST_FILTERS = 4;
 const FIRST_FILTERS_PHONE = 2;
 
-export function FilterBar({ view, values, fixed, onChange }: Props) {
+export function FilterBar({ name, view, values, fixed, onChange }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FilterValues>();
   const phone = Grid.useBreakpoint().md === false;
@@ -155,7 +160,7 @@ export function FilterBar({ view, values, fixed, onChange }: Props) {
   }, [form, values]);
   if (all.length === 0) return null;
   return (
-    <Form form={form} layout="inline" className="filter-bar" onFinish={onChange}>
+    <Form form={form} name={name} layout="inline" className="filter-bar" onFinish={onChange}>
       {fields.map((field) => {
         const label = t(field.label);
         return (

@@ -34,6 +34,7 @@ import { useScreen, type ScreenContext } from "./resource.ts";
 import type { EntityView, FieldView } from "./model.ts";
 import { StateActions } from "./state-actions.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
+import { usePageShownNow } from "../app/page-shown.ts";
 import { OperationButton, operationLabel, recordTitle, usableOperations } from "./operations.tsx";
 
 type Row = Record<string, unknown> & { id: number };
@@ -67,6 +68,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const { view, resource } = screen;
+  const shownNow = usePageShownNow();
   // On a phone the rows are cards with their key fields, not a table scrolled sideways.
   const phone = Grid.useBreakpoint().md === false;
   const fixed = Object.entries(resource.meta.filter ?? {}).map(([field, value]): CrudFilter => ({
@@ -83,12 +85,14 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
     sorters: { initial: initialSort },
     filters: { permanent: fixed, defaultBehavior: "replace" },
     syncWithLocation: true,
-    queryOptions: { placeholderData: (previous) => previous },
+    // A list kept hidden for its tab (src/app/layout/kept-pages.tsx) is not refreshed after an action
+    // elsewhere (refresh.ts), nor rendered; shown again, it fetches what went stale.
+    queryOptions: { placeholderData: (previous) => previous, meta: { shown: shownNow } },
     errorNotification: (error) => ({ type: "error", message: error?.message ?? "" }),
   });
   const rows = table.result.data as Row[];
   const answerTitles = (table.tableQuery.data as { titles?: AnswerTitles } | undefined)?.titles;
-  const titles = useRelationTitles(view.columns, rows, answerTitles);
+  const titles = useRelationTitles(view.columns, rows, answerTitles, shownNow);
   const [selected, setSelected] = useState<number[]>([]);
   const { mutateAsync: deleteMany } = useDeleteMany();
   const { mutateAsync: recover } = useCustomMutation();
@@ -285,6 +289,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   return (
     <Card className="screen-card" variant="borderless">
       <FilterBar
+        name={`filter_${resource.identifier}`}
         view={view}
         values={filterValues}
         fixed={[...fixedFields]}

@@ -3,7 +3,7 @@
 // only when the record's fields allow it (`when`). An operation with input opens a dialog generated from
 // its input schema, with the record's summary above it; every confirmation names the action and the
 // record. Afterwards lists, details, relation titles and histories reload, so the new state shows at once.
-import { Alert, App, Button, Descriptions, Modal, Space } from "antd";
+import { Alert, App, Button, Descriptions, Space } from "antd";
 import { DownloadOutlined } from "@ant-design/icons";
 import i18n from "i18next";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -17,6 +17,7 @@ import { valueText } from "./format.ts";
 import { holds, operationView, type EntityView } from "./model.ts";
 import { formSchema } from "./form-schema.ts";
 import { LazySchemaForm } from "./lazy-schema-form.tsx";
+import { PageModal } from "./page-modal.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
 
 type Row = Record<string, unknown>;
@@ -151,8 +152,7 @@ function FileButton({ view, operation, record, ids, size = "small", type = "link
         </Button>
       )}
       {shown && (
-        <Modal
-          open
+        <PageModal
           title={record ? `${action}: ${recordTitle(view, record)}` : action}
           onCancel={close}
           destroyOnHidden
@@ -169,7 +169,7 @@ function FileButton({ view, operation, record, ids, size = "small", type = "link
             <img src={shown.url} alt={shown.file.name} width={256} height={256} />
             <div>{shown.file.name}</div>
           </div>
-        </Modal>
+        </PageModal>
       )}
     </>
   );
@@ -284,7 +284,7 @@ function InputButton({ view, operation, record, ids, size = "small", type = "lin
         </Button>
       )}
       {open && (
-        <Modal open title={action} footer={null} onCancel={close} destroyOnHidden>
+        <PageModal title={action} footer={null} onCancel={close} destroyOnHidden>
           {record && ui.summary?.length ? (
             <Descriptions size="small" column={1} bordered className="operation-summary">
               {ui.summary.map((name) => {
@@ -317,7 +317,7 @@ function InputButton({ view, operation, record, ids, size = "small", type = "lin
               }
             }}
           />
-        </Modal>
+        </PageModal>
       )}
     </>
   );

@@ -1,16 +1,33 @@
 // After any action (a transition, an operation, a delete, a restore) every screen that shows records
 // must show their new state at once: lists, details, counts, related records, relation titles and
 // histories. Refine keys its queries by the route's resource identifier, not by the entity, so the
-// action invalidates every data query; only the ones on screen refetch.
-import { useQueryClient } from "@tanstack/react-query";
+// action invalidates every data query; only the ones on screen refetch. A list kept hidden for its tab
+// (src/app/layout/kept-pages.tsx) is not on screen: its queries say so in their meta (`shown`), and it
+// fetches what went stale when it is shown again.
+import { useQueryClient, type Query } from "@tanstack/react-query";
 import { useCallback } from "react";
 
 /** Query keys of what records show: Refine's data queries and our own. */
 const SHOWN = [["data"], ["related"], ["relation-titles"], ["record-history"], ["statistics"]];
 
+/** A query's meta on a page that can be hidden: whether that page is on screen now. */
+export interface ShownMeta {
+  shown?: () => boolean;
+  [key: string]: unknown;
+}
+
+/** Whether a query is shown: one of its observers' pages is on screen (a query of no such page is). */
+export const onScreen = (query: Query): boolean =>
+  query.observers.some((observer) => (observer.options.meta as ShownMeta | undefined)?.shown?.() !== false);
+
 export function useRefreshAfterAction(): () => Promise<void> {
   const queries = useQueryClient();
   return useCallback(async () => {
-    await Promise.all(SHOWN.map((queryKey) => queries.invalidateQueries({ queryKey, refetchType: "active" })));
+    await Promise.all(
+      SHOWN.map(async (queryKey) => {
+        await queries.invalidateQueries({ queryKey, refetchType: "none" });
+        await queries.refetchQueries({ queryKey, type: "active", predicate: onScreen });
+      }),
+    );
   }, [queries]);
 }

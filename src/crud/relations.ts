@@ -6,6 +6,7 @@ import { allowed } from "../app/providers/access-control.ts";
 import { entitySchemas } from "../generated/schemas.ts";
 import type { EntityName } from "../generated/types.ts";
 import type { FieldView } from "./model.ts";
+import type { ShownMeta } from "./refresh.ts";
 import { permissionOfCall } from "../schema/permissions.ts";
 
 export interface RelationOption {
@@ -30,7 +31,13 @@ export type AnswerTitles = Record<string, Record<number, string>>;
  * Title of each related id the given fields hold on the rows shown, per target entity. A list answer
  * carries them (`given`); otherwise they are asked of each target's `-all` call, where the user may.
  */
-export function useRelationTitles(fields: FieldView[], rows: Record<string, unknown>[], given?: AnswerTitles) {
+export function useRelationTitles(
+  fields: FieldView[],
+  rows: Record<string, unknown>[],
+  given?: AnswerTitles,
+  /** Whether the page is on screen (a list kept hidden does not refresh its titles until shown). */
+  shown: () => boolean = () => true,
+) {
   const wanted = new Map<EntityName, Set<number>>();
   for (const field of fields) {
     if (!field.relation) continue;
@@ -50,6 +57,7 @@ export function useRelationTitles(fields: FieldView[], rows: Record<string, unkn
         queryKey: ["relation-titles", entity, sorted],
         queryFn: () => api<RelationOption[]>(call, { base, query: { id: sorted } }),
         staleTime: STALE_MS,
+        meta: { shown } satisfies ShownMeta,
       };
     }),
   });

@@ -1,13 +1,14 @@
 // A record's state actions (x-states): a button for each transition allowed from its current state
 // and permitted to the user. Destructive ones ask first; those with input open a small form.
 import { useCustomMutation } from "@refinedev/core";
-import { Alert, App, Button, Dropdown, Modal, Space } from "antd";
+import { Alert, App, Button, Dropdown, Space } from "antd";
 import { DownOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Transition } from "../schema/types.ts";
 import { allowedTransitions } from "./model.ts";
 import { confirmationText } from "./operations.tsx";
+import { PageModal } from "./page-modal.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
 import type { ScreenContext } from "./resource.ts";
 import { transitionSchema } from "./form-schema.ts";
@@ -129,7 +130,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact, 
         </Space>
       )}
       {inputFor && (
-        <Modal open title={actionLabel(inputFor)} footer={null} onCancel={() => setInputFor(undefined)} destroyOnHidden>
+        <PageModal title={actionLabel(inputFor)} footer={null} onCancel={() => setInputFor(undefined)} destroyOnHidden>
           {inputFor.confirm && (
             <Alert
               className="transition-confirm"
@@ -155,7 +156,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact, 
               }
             }}
           />
-        </Modal>
+        </PageModal>
       )}
     </>
   );

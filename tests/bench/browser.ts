@@ -143,7 +143,8 @@ export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
       interactive.push(performance.now() - start);
       // Moving between screens in the app: a list's first visit, then a switch back to it once warm. Done
       // when the list's own rows are shown and nothing spins: a navigation keeps the page being left on
-      // screen until the new one is ready, so rows alone may still be the old page's.
+      // screen until the new one is ready, so rows alone may still be the old page's; and a list left
+      // stays in the page, hidden, so its rows must be seen.
       const visit = async (path: string) => {
         const begin = performance.now();
         await page.evaluate((to) => {
@@ -152,8 +153,9 @@ export async function benchBrowser(url: string, runs: number): Promise<Row[]> {
         }, path);
         await page.waitForFunction(
           (to) =>
-            document.querySelector(`.page-fade[data-path="${to}"] .ant-table-tbody tr.ant-table-row`) !== null &&
-            !document.querySelector(".ant-spin-spinning"),
+            document
+              .querySelector(`.page-fade[data-path="${to}"] .ant-table-tbody tr.ant-table-row`)
+              ?.checkVisibility() === true && !document.querySelector(".page-fade[data-current] .ant-spin-spinning"),
           path,
           { polling: "raf", timeout: 60_000 },
         );

@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RESET_PASSWORD } from "../../src/schema/constants.ts";
-import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
+import { filterField, openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
 
 const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
 const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
@@ -38,7 +38,7 @@ async function openResetConfirmation(page: Page, lng: string) {
   const action = texts.operations["manage-reset-password"].name as string;
   await page.goto(`${c.url}/manage/list`);
   await page.locator(".ant-table").waitFor();
-  await page.locator(".filter-bar #account").fill(a1.account);
+  await filterField(page, "/manage/list", "account").fill(a1.account);
   const answered = page.waitForResponse((r) => new URL(r.url()).searchParams.get("account_like") === a1.account);
   await page.locator(".filter-bar button[type=submit]").click();
   await answered;

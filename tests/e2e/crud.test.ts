@@ -6,7 +6,17 @@ import type { Page } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
-import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console, type Tab } from "./harness.ts";
+import {
+  filterField,
+  openPage,
+  ROOT,
+  SHOTS,
+  signIn,
+  startConsole,
+  tableRows,
+  type Console,
+  type Tab,
+} from "./harness.ts";
 
 const en = (ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/en/${ns}.json`), "utf8"));
 const common = en("common");
@@ -90,7 +100,7 @@ async function save(page: Page) {
 async function search(page: Page, path: string, name: string, text: string) {
   await page.goto(`${c.url}${path}`);
   await page.locator(".ant-table").waitFor();
-  await page.locator(`.filter-bar #${name}`).fill(text);
+  await filterField(page, path, name).fill(text);
   // The list's answer to this filter, then its rows drawn.
   const answered = page.waitForResponse((r) => [...new URL(r.url()).searchParams.values()].includes(text));
   await page.locator(".filter-bar button[type=submit]").click();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
+import { filterField, openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
 
 const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
 const machine = locale("en", "machine");
@@ -27,7 +27,7 @@ const dialog = (page: Page) => page.locator(".ant-modal:visible");
 async function search(page: Page, text: string) {
   await page.goto(`${c.url}/machine/list`);
   await page.locator(".ant-table").waitFor();
-  await page.locator(".filter-bar #mac_name").fill(text);
+  await filterField(page, "/machine/list", "mac_name").fill(text);
   const answered = page.waitForResponse((r) => [...new URL(r.url()).searchParams.values()].includes(text));
   await page.locator(".filter-bar button[type=submit]").click();
   await answered;

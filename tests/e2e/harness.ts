@@ -10,6 +10,7 @@ import { migrate } from "../../server/db/migrate.ts";
 import { buildApp } from "../../server/http/app.ts";
 import { seedDemo } from "../../server/seed/demo.ts";
 import { ensureChromium } from "../support/chromium.ts";
+import { routeOf } from "../../src/app/routes.ts";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const SHOTS = join(ROOT, "tests/e2e/screenshots");
@@ -106,12 +107,17 @@ export async function signIn(c: Console, page: Page, account: string): Promise<v
   await page.locator(".shell-header").waitFor();
 }
 
-/** Rows of the list table currently shown. */
-export const tableRows = (page: Page) => page.locator(".ant-table-tbody tr.ant-table-row");
+/** Rows of the list table currently shown (lists left for another page stay in the page, hidden). */
+export const tableRows = (page: Page) => page.locator(".ant-table-tbody tr.ant-table-row:visible");
+
+/** A list's filter field: its bar's form is named after the list's route (ids are unique in the page). */
+export const filterField = (page: Page, path: string, name: string) =>
+  page.locator(`#filter_${routeOf(new URL(path, "http://x").pathname)!.routeId}_${name}`);
 
 /**
  * What matches `selector` on the page of address `path` (its pathname), not on the page being left: a
- * navigation renders as a transition, and the previous page stays a moment after the address changed.
+ * navigation renders as a transition, and the previous page stays a moment after the address changed;
+ * a list left stays hidden (src/app/layout/kept-pages.tsx), so only the page on screen counts.
  */
 export const onPage = (page: Page, path: string, selector: string) =>
-  page.locator(`.page-fade[data-path="${new URL(path, "http://x").pathname}"]`).locator(selector);
+  page.locator(`.page-fade[data-current][data-path="${new URL(path, "http://x").pathname}"]`).locator(selector);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resources } from "../../src/generated/resources.ts";
-import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
+import { onPage, openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
 
 const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
 const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
@@ -165,10 +165,11 @@ describe("on a phone", () => {
       const wide: string[] = [];
       for (const resource of listed) {
         await go(page, resource.list!);
-        const opened = await page
-          .locator(
-            ".row-card, .ant-list-empty-text, .schema-form, .screen-stack, .ant-empty, .ant-table, .certificate-field",
-          )
+        const opened = await onPage(
+          page,
+          resource.list!,
+          ".row-card, .ant-list-empty-text, .schema-form, .screen-stack, .ant-empty, .ant-table, .certificate-field",
+        )
           .first()
           .waitFor()
           .then(() => page.locator(".ant-spin-spinning").first().waitFor({ state: "detached" }))
@@ -189,7 +190,7 @@ describe("on a phone", () => {
         "/goods/list/create",
       ]) {
         await go(page, path);
-        await page.locator(".screen-card").first().waitFor();
+        await onPage(page, path, ".screen-card").first().waitFor();
         await page.locator(".ant-spin-spinning").first().waitFor({ state: "detached" });
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         if (width > PHONE.width) wide.push(`${path}: ${width} px`);
@@ -197,7 +198,7 @@ describe("on a phone", () => {
       expect(wide).toEqual([]);
 
       await go(page, "/order/applicationList");
-      const card = page.locator(".row-card").first();
+      const card = onPage(page, "/order/applicationList", ".row-card").first();
       await card.waitFor();
       const order = locale("en", "order").fields;
       const labels = await card.locator(".ant-descriptions-item-label").allInnerTexts();
@@ -445,6 +446,50 @@ describe("asking first and saying what went wrong", () => {
     }
   });
 
+  it("shows a list left for another tab again as it was, not built anew, and lets it go with its tab", async () => {
+    const { page, context, errors } = await openPage(c);
+    try {
+      await signIn(c, page, "admin");
+      await page.goto(`${c.url}/goods/list`);
+      await tableRows(page).first().waitFor();
+      const firstPage = await tableRows(page).first().innerText();
+      await page.locator(".ant-pagination-item-2").click();
+      await expect.poll(() => tableRows(page).first().innerText()).not.toBe(firstPage);
+      await expect.poll(() => new URL(page.url()).searchParams.get("currentPage")).toBe("2");
+      const secondPage = await tableRows(page).first().innerText();
+      // The row element itself is marked: built anew, the list would show an unmarked one.
+      await tableRows(page)
+        .first()
+        .evaluate((row) => row.setAttribute("data-test-kept", "1"));
+
+      await go(page, "/shop/list");
+      await onPage(page, "/shop/list", ".ant-table-row").first().waitFor();
+      // Hidden: none of its rows counts as shown, and its rows are out of the accessibility tree.
+      expect(await page.locator("[data-test-kept]").isVisible()).toBe(false);
+      expect(await tableRows(page).first().innerText()).not.toBe(secondPage);
+
+      // Back at its bare address (the menu's): the same rows, its page 2 put back in the address.
+      await go(page, "/goods/list");
+      await page.locator("[data-test-kept]:visible").waitFor();
+      expect(await tableRows(page).first().getAttribute("data-test-kept")).toBe("1");
+      expect(await tableRows(page).first().innerText()).toBe(secondPage);
+      await expect.poll(() => new URL(page.url()).searchParams.get("currentPage")).toBe("2");
+
+      // Its tab closed from another page, it is gone; opened again, it starts afresh.
+      await go(page, "/shop/list");
+      await onPage(page, "/shop/list", ".ant-table-row").first().waitFor();
+      const goodsTab = page.locator(".tab-bar .ant-tabs-tab", { hasText: locale("en", "menu").routes.goods_list });
+      await goodsTab.locator(".ant-tabs-tab-remove").click();
+      await expect.poll(() => page.locator('.page-fade[data-path="/goods/list"]').count()).toBe(0);
+      await go(page, "/goods/list");
+      await onPage(page, "/goods/list", ".ant-table-row").first().waitFor();
+      expect(await page.locator("[data-test-kept]").count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("titles a new record's tab by its entity", async () => {
     const { page, context } = await openPage(c);
     try {
@@ -483,7 +528,7 @@ describe("screenshots", () => {
             ["plan-form", `/channelPlan/list/edit/${plan.id}`, ".table-array"],
           ] as const) {
             await go(page, path);
-            await page.locator(ready).first().waitFor();
+            await onPage(page, path, ready).first().waitFor();
             await page.locator(".ant-spin-spinning").first().waitFor({ state: "detached" });
             await page.screenshot({
               path: join(SHOTS, `presentation-${name}-${lng}-${size}.png`),

@@ -11,7 +11,7 @@ beforeEach(() => {
   // As a user who asked for reduced motion: no fading copy, the bar alone.
   window.matchMedia = ((query: string) => ({ matches: query.includes("reduce") })) as typeof window.matchMedia;
   history.replaceState(null, "", "/goods/list");
-  document.body.innerHTML = `<main class="shell-content"><div class="page-fade" data-path="/goods/list"></div></main>`;
+  document.body.innerHTML = `<main class="shell-content"><div class="page-fade" data-path="/goods/list" data-current="true"></div></main>`;
 });
 
 afterEach(() => {

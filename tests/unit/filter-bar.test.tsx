@@ -17,12 +17,17 @@ beforeAll(async () => {
 
 const NO_VALUES = {};
 
-function renderBar(entity: EntityName, values: Record<string, unknown> = NO_VALUES, fixed: string[] = []) {
+function renderBar(
+  entity: EntityName,
+  values: Record<string, unknown> = NO_VALUES,
+  fixed: string[] = [],
+  name = `filter_${entity}_list`,
+) {
   const onChange = vi.fn();
   render(
     <AntdRoot>
       <QueryClientProvider client={new QueryClient()}>
-        <FilterBar view={entityView(entity)} values={values} fixed={fixed} onChange={onChange} />
+        <FilterBar name={name} view={entityView(entity)} values={values} fixed={fixed} onChange={onChange} />
       </QueryClientProvider>
     </AntdRoot>,
   );
@@ -42,6 +47,21 @@ describe("FilterBar", () => {
     );
     expect(labels()).not.toContain("Outlet"); // fixed by the route
     expect(labels()).not.toContain("Device"); // x-ui.hidden
+  });
+
+  it("names its fields' ids after its form, so that two lists' bars in one page share no id", () => {
+    renderBar("order", NO_VALUES, [], "filter_order_list");
+    renderBar("order", NO_VALUES, [], "filter_order_recycle");
+    const bars = [...document.querySelectorAll(".filter-bar")];
+    expect(bars).toHaveLength(2);
+    const ids = [...document.querySelectorAll(".filter-bar [id]")].map((el) => el.id);
+    expect(ids).toContain("filter_order_list_pay_status");
+    expect(ids).toContain("filter_order_recycle_pay_status");
+    expect(new Set(ids).size).toBe(ids.length);
+    // Each label names the field of its own bar.
+    for (const bar of bars)
+      for (const label of bar.querySelectorAll<HTMLLabelElement>(".ant-form-item-label label"))
+        expect(bar.contains(document.getElementById(label.htmlFor))).toBe(true);
   });
 
   it("opens by itself when a filter beyond the first few is in use", () => {

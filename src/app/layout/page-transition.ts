@@ -1,5 +1,6 @@
 // SPEC §2's page transitions: the page being left fades out over 120 ms while the new one fades in
-// over 150 ms (.page-fade in console.css). The leaving page is a still copy laid over the content
+// over 150 ms (.page-fade in console.css; [data-current] marks the one on screen, beside the lists kept
+// hidden, src/app/layout/kept-pages.tsx). The leaving page is a still copy laid over the content
 // area, outside React's tree, so the new page renders at once and nothing waits for the animation.
 // Users who ask for reduced motion get neither.
 //
@@ -22,7 +23,7 @@ export function pageLeaving(): void {
   clearTimeout(pending);
   pending = setTimeout(() => {
     const content = document.querySelector(".shell-content");
-    const shown = content?.querySelector(".page-fade")?.getAttribute("data-path");
+    const shown = content?.querySelector(".page-fade[data-current]")?.getAttribute("data-path");
     if (content && shown !== location.pathname) content.setAttribute("aria-busy", "true");
   }, PENDING_AFTER_MS);
 }
@@ -36,7 +37,7 @@ export function pageShown(): void {
 /** Fades the current page out, if there is one to fade. */
 function leaveFade(): void {
   if (reduced()) return;
-  const page = document.querySelector<HTMLElement>(".shell-content .page-fade");
+  const page = document.querySelector<HTMLElement>(".shell-content .page-fade[data-current]");
   if (!page) return;
   document.querySelector(".page-leaving")?.remove();
   const area = page.getBoundingClientRect();

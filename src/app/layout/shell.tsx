@@ -5,7 +5,7 @@ import { Avatar, Button, Drawer, Dropdown, Grid, Layout, Space, Typography } fro
 import { KeyOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from "@ant-design/icons";
 import { Suspense, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Outlet, useLocation, useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import { api } from "../api.ts";
 import { LanguageSwitch } from "../language-switch.tsx";
 import { lazyScreen, Loading } from "../lazy-screen.tsx";
@@ -15,6 +15,7 @@ import { versionChanged } from "../version-check.ts";
 import { preloadScreens } from "../screens.tsx";
 import { pageShown } from "./page-transition.ts";
 import { SideMenu } from "./side-menu.tsx";
+import { KeptPages } from "./kept-pages.tsx";
 import { TabBar } from "./tab-bar.tsx";
 import { UnsavedChangesGuard } from "../unsaved.tsx";
 
@@ -139,11 +140,7 @@ export function Shell() {
         <TabBar />
         <Layout.Content className="shell-content">
           <Suspense fallback={<Loading />}>
-            {/* data-path: which address the page on screen belongs to (a navigation renders as a
-                transition, so the page being left stays a moment after the address changed). */}
-            <div key={pathname} className="page-fade" data-path={pathname}>
-              <Outlet />
-            </div>
+            <KeptPages />
           </Suspense>
         </Layout.Content>
       </Layout>

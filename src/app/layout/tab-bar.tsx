@@ -9,6 +9,7 @@ import { routeOf } from "../routes.ts";
 import { extensions } from "../../extensions/index.ts";
 import { confirmLeave } from "../unsaved.tsx";
 import { PAGE_TITLE_EVENT, type PageTitle } from "../page-title.ts";
+import { setOpenPages } from "./open-pages.ts";
 
 const HOME = "/";
 
@@ -87,6 +88,10 @@ export function TabBar() {
     saveTabs(next);
     if (pathname === path.split("?")[0]) navigate(next[Math.max(0, index - 1)]?.path ?? HOME);
   };
+
+  useEffect(() => {
+    setOpenPages(tabs.map((tab) => tab.path.split("?")[0]));
+  }, [tabs]);
 
   const activeTab = tabs.find((tab) => tab.path.split("?")[0] === pathname);
   const active = activeTab?.path ?? (pathname === HOME ? HOME : "");
