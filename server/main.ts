@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     script("server/seed/cli.ts");
   };
   // A PGlite folder without a database yet is created (and seeded) before this process opens it: the
-  // memory PGlite takes stays with the process after it is closed (a first start held 401 MiB instead of
+  // memory PGlite takes stays with the process after it is closed (a first start held 389 MiB instead of
   // 262 with the seed, 740 MiB without it).
   if (!databaseUrl && !existsSync(join(dataDir, "pgdata", "PG_VERSION"))) {
     if (seeding) seed();

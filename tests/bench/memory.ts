@@ -4,12 +4,12 @@
 // been ready for 10 s, and after 50 connections for 15 s on agent_a's order list and on an order's detail.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Row } from "./api.ts";
 import { loadTestApart } from "./load.ts";
+import { freePort } from "../support/net.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -18,16 +18,6 @@ function residentMiB(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)![1]);
   return { now: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-    server.on("error", reject);
-  });
 }
 
 /** `npm start`'s command (package.json), run directly so that the child is the serving process itself. */

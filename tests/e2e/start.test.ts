@@ -3,27 +3,17 @@
 // the locale files (found from the bundle's place in dist/server), and stops cleanly on SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROOT } from "./harness.ts";
+import { freePort } from "../support/net.ts";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
 const dataDir = mkdtempSync(join(tmpdir(), "start-test-"));
 let child: ChildProcess;
 let output = "";
 let url = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();
