@@ -1,15 +1,17 @@
 // @vitest-environment jsdom
 // src/app/layout/kept-pages.tsx: a generic list whose tab is open stays mounted when left, hidden, and
 // is shown again as it was (same instance, same state, its own address while hidden); its bare address
-// resumes it with its query; a closed tab, a form or a record is built anew; at most KEPT_MAX are kept.
-import { act, render } from "@testing-library/react";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+// resumes it with its query; it is not refreshed while hidden but fetched again once shown; a closed tab,
+// a form or a record is built anew; at most KEPT_MAX are kept.
+import { act, render, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { MemoryRouter, Route, Routes, useLocation, useNavigate, type NavigateFunction } from "react-router";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { KEPT_MAX, KeptPages } from "../../src/app/layout/kept-pages.tsx";
 import { setOpenPages } from "../../src/app/layout/open-pages.ts";
-import { usePageShown } from "../../src/app/page-shown.ts";
+import { usePageShown, usePageShownNow } from "../../src/app/page-shown.ts";
+import { useRefreshAfterAction } from "../../src/crud/refresh.ts";
 import { setupI18n } from "./dom-setup.ts";
 
 let i18n: Awaited<ReturnType<typeof setupI18n>>;
@@ -20,11 +22,21 @@ beforeAll(async () => {
 const mounts: Record<string, number> = {};
 /** What each page saw of the address, render by render. */
 const seen: Record<string, string[]> = {};
+/** How many times each page's data was fetched. */
+const fetches: Record<string, number> = {};
 
-/** A page counting its mounts, holding a click count, and recording the address it sees. */
+/**
+ * A page counting its mounts, holding a click count, recording the address it sees, and fetching its
+ * data as a list does (its query's meta says whether its page is on screen).
+ */
 function Page({ name }: { name: string }) {
   const location = useLocation();
   const shown = usePageShown();
+  useQuery({
+    queryKey: ["data", name],
+    queryFn: async () => (fetches[name] = (fetches[name] ?? 0) + 1),
+    meta: { shown: usePageShownNow() },
+  });
   const [clicks, setClicks] = useState(0);
   const [mounted] = useState(() => (mounts[name] = (mounts[name] ?? 0) + 1));
   (seen[name] ??= []).push(location.pathname + location.search);
@@ -36,9 +48,11 @@ function Page({ name }: { name: string }) {
 }
 
 let navigate: NavigateFunction;
+let refresh: () => Promise<void>;
 let address = "";
 function Probe() {
   navigate = useNavigate();
+  refresh = useRefreshAfterAction();
   const location = useLocation();
   address = location.pathname + location.search;
   return null;
@@ -72,6 +86,7 @@ afterEach(async () => {
   if (i18n.language !== "en") await act(() => i18n.changeLanguage("en"));
   for (const key of Object.keys(mounts)) delete mounts[key];
   for (const key of Object.keys(seen)) delete seen[key];
+  for (const key of Object.keys(fetches)) delete fetches[key];
 });
 
 describe("KeptPages", () => {
@@ -94,6 +109,21 @@ describe("KeptPages", () => {
     expect(mounts["/goods/list"]).toBe(1);
     // Whatever it rendered while hidden, it saw its own address, never the shop list's.
     expect(new Set(seen["/goods/list"])).toEqual(new Set(["/goods/list?page=2"]));
+    unmount();
+  });
+
+  it("leaves a hidden list's data alone on the refresh after an action, and fetches it once shown again", async () => {
+    const { unmount } = mount(["/goods/list", "/shop/list"]);
+    await waitFor(() => expect(fetches["/goods/list"]).toBe(1));
+    go("/shop/list");
+    await waitFor(() => expect(fetches["/shop/list"]).toBe(1));
+    await act(() => refresh());
+    expect(fetches["/shop/list"]).toBe(2);
+    expect(fetches["/goods/list"]).toBe(1);
+    go("/goods/list");
+    await waitFor(() => expect(fetches["/goods/list"]).toBe(2));
+    expect(fetches["/shop/list"]).toBe(2);
+    expect(mounts["/goods/list"]).toBe(1);
     unmount();
   });
 
