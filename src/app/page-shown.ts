@@ -4,7 +4,7 @@
 import { createContext, useContext, useSyncExternalStore } from "react";
 
 export interface PageVisibility {
-  /** Whether the page is on screen now (stable, callable at any time: a query's `enabled`). */
+  /** Whether the page is on screen now (stable, callable at any time: in a query's meta). */
   shown: () => boolean;
   subscribe: (listener: () => void) => () => void;
 }
