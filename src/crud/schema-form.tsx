@@ -7,7 +7,7 @@ import { englishStringTranslator, type TranslatableString } from "@rjsf/utils";
 import { customizeValidator } from "@rjsf/validator-ajv8";
 import { Button, Space } from "antd";
 import i18n from "i18next";
-import { useEffect, useMemo, useState } from "react";
+import { startTransition, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { schemaKeywords } from "../schema/ajv.ts";
 import { widgets } from "../widgets/index.ts";
@@ -148,7 +148,10 @@ export function SchemaForm({
             emptyObjectFields: "skipEmptyDefaults",
           }}
           onChange={(event, id) => {
-            setData(event.formData ?? {});
+            // rjsf reports a change as it commits, where an update would be rendered at once, the whole
+            // form again: a transition lets it yield (src/widgets/settled-input.tsx). A submit reads rjsf's
+            // own data, not this.
+            startTransition(() => setData(event.formData ?? {}));
             // A change with a field's id is the user's (rjsf's own default-filling carries none).
             if (id) changed();
           }}
