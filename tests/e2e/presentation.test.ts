@@ -461,9 +461,15 @@ describe("asking first and saying what went wrong", () => {
       await tableRows(page)
         .first()
         .evaluate((row) => row.setAttribute("data-test-kept", "1"));
+      // Scrolled down a little, in a window too short for the whole list.
+      await page.setViewportSize({ width: 1440, height: 600 });
+      await page.evaluate(() => window.scrollTo(0, 200));
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(200);
 
       await go(page, "/shop/list");
       await onPage(page, "/shop/list", ".ant-table-row").first().waitFor();
+      // Another page opens at the top.
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
       // Hidden: none of its rows counts as shown, and its rows are out of the accessibility tree.
       expect(await page.locator("[data-test-kept]").isVisible()).toBe(false);
       expect(await tableRows(page).first().innerText()).not.toBe(secondPage);
@@ -474,6 +480,8 @@ describe("asking first and saying what went wrong", () => {
       expect(await tableRows(page).first().getAttribute("data-test-kept")).toBe("1");
       expect(await tableRows(page).first().innerText()).toBe(secondPage);
       await expect.poll(() => new URL(page.url()).searchParams.get("currentPage")).toBe("2");
+      // Where it was left scrolled to.
+      expect(await page.evaluate(() => window.scrollY)).toBe(200);
 
       // Its tab closed from another page, it is gone; opened again, it starts afresh.
       await go(page, "/shop/list");

@@ -7,7 +7,7 @@ import { act, render, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { MemoryRouter, Route, Routes, useLocation, useNavigate, type NavigateFunction } from "react-router";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { KEPT_MAX, KeptPages } from "../../src/app/layout/kept-pages.tsx";
 import { setOpenPages } from "../../src/app/layout/open-pages.ts";
 import { usePageShown, usePageShownNow } from "../../src/app/page-shown.ts";
@@ -82,6 +82,21 @@ function mount(open: string[]) {
 
 const go = (to: string) => act(() => void navigate(to));
 
+/** The document's scroll (jsdom does not scroll): where scrollTo put it, and a user's scroll to `top`. */
+let scrollY = 0;
+const scrollTo = vi.fn((options: ScrollToOptions) => void (scrollY = options.top ?? 0));
+const userScrolls = (top: number) =>
+  act(() => {
+    scrollY = top;
+    window.dispatchEvent(new Event("scroll"));
+  });
+beforeEach(() => {
+  scrollY = 0;
+  scrollTo.mockClear();
+  vi.spyOn(window, "scrollY", "get").mockImplementation(() => scrollY);
+  window.scrollTo = scrollTo as typeof window.scrollTo;
+});
+
 afterEach(async () => {
   if (i18n.language !== "en") await act(() => i18n.changeLanguage("en"));
   for (const key of Object.keys(mounts)) delete mounts[key];
@@ -124,6 +139,27 @@ describe("KeptPages", () => {
     await waitFor(() => expect(fetches["/goods/list"]).toBe(2));
     expect(fetches["/shop/list"]).toBe(2);
     expect(mounts["/goods/list"]).toBe(1);
+    unmount();
+  });
+
+  it("shows a kept list again where it was scrolled to, and opens any other page at the top", () => {
+    const { unmount } = mount(["/goods/list", "/shop/list"]);
+    userScrolls(640);
+    go("/shop/list/edit/7");
+    expect(scrollY).toBe(0);
+    userScrolls(300);
+    go("/goods/list");
+    expect(scrollY).toBe(640);
+    go("/shop/list");
+    expect(scrollY).toBe(0);
+    userScrolls(120);
+    // Another query of the same list is the same page: it stays where it is.
+    go("/shop/list?page=3");
+    expect(scrollY).toBe(120);
+    go("/goods/list");
+    expect(scrollY).toBe(640);
+    go("/shop/list");
+    expect(scrollY).toBe(120);
     unmount();
   });
 

@@ -8,10 +8,13 @@
 // A hidden page is not refreshed after an action elsewhere, nor rendered again: its queries' meta says it
 // is hidden (src/app/page-shown.ts, src/crud/refresh.ts); shown again, it fetches what went stale.
 //
+// The document's scroll is one for all pages: each page's is noted as it scrolls, a kept page shown again
+// goes back to where it was left, and any other page opens at the top.
+//
 // Each kept page sees the address it was left at: its route's matches are those of the element it
 // rendered then, and its location is provided again over it, so hooks reading the address (the list's
 // filters in the query) do not see another page's.
-import { useContext, useLayoutEffect, useRef, type ReactNode } from "react";
+import { useContext, useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { UNSAFE_LocationContext as LocationContext, useNavigate, useOutlet } from "react-router";
@@ -87,6 +90,13 @@ export function KeptPages() {
   };
   const queryClient = useQueryClient();
   const shownPath = useRef<string>(undefined);
+  // Where each page was scrolled to, noted as the page on screen scrolls.
+  const scrolled = useRef(new Map<string, number>());
+  useEffect(() => {
+    const note = () => shownPath.current && scrolled.current.set(shownPath.current, window.scrollY);
+    window.addEventListener("scroll", note, { passive: true });
+    return () => window.removeEventListener("scroll", note);
+  }, []);
 
   useLayoutEffect(() => {
     language.current = i18n.language;
@@ -95,6 +105,7 @@ export function KeptPages() {
     if (keep(pathname)) pages.set(pathname, { ...page, shown: performance.now() });
     else pages.delete(pathname);
     for (const path of [...visibilities.current.keys()]) if (!paths.includes(path)) visibilities.current.delete(path);
+    for (const path of [...scrolled.current.keys()]) if (!paths.includes(path)) scrolled.current.delete(path);
     for (const path of paths) visibility(path).set(path === pathname);
     // A list shown again fetches what went stale while it was hidden (src/crud/refresh.ts),
     // once it is on screen: the answer's render would otherwise hold up the frame that shows it.
@@ -102,6 +113,8 @@ export function KeptPages() {
       requestAnimationFrame(() =>
         setTimeout(() => void queryClient.refetchQueries({ type: "active", stale: true, predicate: onScreen })),
       );
+    if (shownPath.current !== undefined && shownPath.current !== pathname)
+      window.scrollTo({ top: (resumed && scrolled.current.get(pathname)) || 0, behavior: "instant" });
     shownPath.current = pathname;
   });
 
