@@ -148,9 +148,9 @@ export function SchemaForm({
             emptyObjectFields: "skipEmptyDefaults",
           }}
           onChange={(event, id) => {
-            // rjsf reports a change as it commits, where an update would be rendered at once, the whole
-            // form again: a transition lets it yield (src/widgets/settled-input.tsx). A submit reads rjsf's
-            // own data, not this.
+            // rjsf reports a change as it commits, where a state update is rendered at once: the whole form
+            // again, in one task. As a transition it yields (src/widgets/settled-input.tsx); a submit reads
+            // rjsf's own data, not this copy.
             startTransition(() => setData(event.formData ?? {}));
             // A change with a field's id is the user's (rjsf's own default-filling carries none).
             if (id) changed();

@@ -56,8 +56,8 @@ export const PendingInputsContext = createContext<PendingInputs | undefined>(und
 
 /**
  * A field's value as typed, handed to `onChange` once typing settles or on `flush()` (call it on blur), in
- * a transition; at once when the form flushes its pending inputs for a submit, or the field goes. A value that changes
- * from outside (a reset, loaded data) is shown at once and drops what was pending.
+ * a transition; at once when the form flushes its pending inputs for a submit, or when the field goes. A
+ * value that changes from outside (a reset, loaded data) is shown at once and drops what was pending.
  */
 export function useSettledValue<V>(value: V, onChange: (value: V) => void) {
   const pending = useContext(PendingInputsContext);

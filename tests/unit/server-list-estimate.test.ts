@@ -1,0 +1,82 @@
+// server/entities/repository.ts: a list's total counts up to COUNT_CAP rows every time (exact); past it
+// the total is the planner's estimate, whose statement runs once per filter and database within
+// ESTIMATE_REUSE_MS, and again after it.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Queryable } from "../../server/db/db.ts";
+import { modelOf } from "../../server/entities/model.ts";
+import { COUNT_CAP, ESTIMATE_REUSE_MS, list, type ListQuery } from "../../server/entities/repository.ts";
+
+/** A database whose count finds `counted` rows and whose planner estimates `planned`; it records statements. */
+function fakeDb(counted: number, planned: () => number) {
+  const statements: string[] = [];
+  const db: Queryable = {
+    query: async <T>(sql: string) => {
+      statements.push(sql.split(" ")[0]);
+      if (sql.startsWith("select count(*)")) return { rows: [{ n: counted }] as T[] };
+      if (sql.startsWith("explain")) return { rows: [{ "QUERY PLAN": [{ Plan: { "Plan Rows": planned() } }] }] as T[] };
+      return { rows: [] as T[] };
+    },
+  };
+  return { db, statements };
+}
+
+const order = modelOf("order");
+const paid = (page = 1): ListQuery => ({
+  page,
+  limit: 10,
+  sort: "order_time",
+  order: "desc",
+  where: [{ field: "pay_status", op: "eq", value: "paid" }],
+});
+const refunded: ListQuery = { ...paid(), where: [{ field: "pay_status", op: "eq", value: "refunded" }] };
+const explains = (statements: string[]) => statements.filter((s) => s === "explain").length;
+
+beforeEach(() => vi.useFakeTimers({ toFake: ["Date"] }));
+afterEach(() => vi.useRealTimers());
+
+describe("a list's total past the counting cap", () => {
+  it("asks the planner once per filter and database for the time it is reused, on every page", async () => {
+    let planned = 54_321;
+    const { db, statements } = fakeDb(COUNT_CAP + 1, () => planned);
+    const first = await list(db, order, {}, paid());
+    expect([first.total, first.total_exact]).toEqual([54_321, false]);
+    planned = 60_000;
+    vi.advanceTimersByTime(ESTIMATE_REUSE_MS - 1);
+    // The same filter, its second page too: the same estimate, no explain; the count runs each time.
+    expect((await list(db, order, {}, paid())).total).toBe(54_321);
+    expect((await list(db, order, {}, paid(2))).total).toBe(54_321);
+    expect(explains(statements)).toBe(1);
+    expect(statements.filter((s) => s === "select").length).toBe(6);
+    // Another filter has its own.
+    expect((await list(db, order, {}, refunded)).total).toBe(60_000);
+    expect(explains(statements)).toBe(2);
+    // Another database has its own.
+    const other = fakeDb(COUNT_CAP + 1, () => 70_000);
+    expect((await list(other.db, order, {}, paid())).total).toBe(70_000);
+    // Once the time is up, the planner is asked again.
+    vi.advanceTimersByTime(1);
+    expect((await list(db, order, {}, paid())).total).toBe(60_000);
+    expect(explains(statements)).toBe(3);
+  });
+
+  it("keeps another caller's scope apart: its filter is another statement", async () => {
+    let planned = 5_000;
+    const { db, statements } = fakeDb(COUNT_CAP + 1, () => planned);
+    expect((await list(db, order, { path: "/1/2/" }, paid())).total).toBe(5_000);
+    planned = 9_000;
+    expect((await list(db, order, { path: "/1/3/" }, paid())).total).toBe(9_000);
+    expect(explains(statements)).toBe(2);
+  });
+
+  it("counts exactly, and asks no planner, up to the cap", async () => {
+    const { db, statements } = fakeDb(COUNT_CAP, () => 99_999);
+    const result = await list(db, order, {}, paid());
+    expect([result.total, result.total_exact]).toEqual([COUNT_CAP, true]);
+    expect(explains(statements)).toBe(0);
+  });
+
+  it("never shows an estimate at or under the cap once more rows than it were counted", async () => {
+    const { db } = fakeDb(COUNT_CAP + 1, () => 12);
+    expect(await list(db, order, {}, paid())).toMatchObject({ total: COUNT_CAP + 1, total_exact: false });
+  });
+});
