@@ -7,7 +7,7 @@ import { englishStringTranslator, type TranslatableString } from "@rjsf/utils";
 import { customizeValidator } from "@rjsf/validator-ajv8";
 import { Button, Space } from "antd";
 import i18n from "i18next";
-import { startTransition, useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { schemaKeywords } from "../schema/ajv.ts";
 import { widgets } from "../widgets/index.ts";
@@ -148,10 +148,7 @@ export function SchemaForm({
             emptyObjectFields: "skipEmptyDefaults",
           }}
           onChange={(event, id) => {
-            // rjsf reports a change as it commits, where a state update is rendered at once: the whole form
-            // again, in one task. As a transition it yields (src/widgets/settled-input.tsx); a submit reads
-            // rjsf's own data, not this copy.
-            startTransition(() => setData(event.formData ?? {}));
+            setData(event.formData ?? {});
             // A change with a field's id is the user's (rjsf's own default-filling carries none).
             if (id) changed();
           }}

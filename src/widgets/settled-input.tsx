@@ -3,21 +3,8 @@
 // on the larger forms (npm run bench, "typing in ..."). So a text field keeps what is typed itself, and
 // hands it to the form after a pause of TEXT_SETTLE_MS, when it loses focus, or as the form is submitted
 // (rjsf queues a submit behind the changes handed to it in the same event, so nothing typed is left out).
-// The form's render for a pause or a blur is a transition, which React renders in slices of a few
-// milliseconds that yield to the next keystroke, where at once it was one task of 30-60 ms. A submit hands
-// over at once, and again what a transition has not yet brought to the form: an urgent render leaves out
-// the transition's change, so the submit would otherwise validate and send the text from before it.
 import type { BaseInputTemplateProps } from "@rjsf/utils";
-import {
-  createContext,
-  startTransition,
-  useContext,
-  useEffect,
-  useEffectEvent,
-  useRef,
-  useState,
-  type ComponentType,
-} from "react";
+import { createContext, useContext, useEffect, useEffectEvent, useRef, useState, type ComponentType } from "react";
 import { Templates } from "@rjsf/antd";
 import { useTranslation } from "react-i18next";
 import { unitAffixes } from "../crud/format.ts";
@@ -45,7 +32,7 @@ export class PendingInputs {
     return () => this.handOvers.delete(handOver);
   }
 
-  /** Hands every field's pending text to the form, now (in the same render, for a submit). */
+  /** Hands every field's pending text to the form, now. */
   flush(): void {
     for (const handOver of [...this.handOvers]) handOver();
   }
@@ -55,39 +42,30 @@ export class PendingInputs {
 export const PendingInputsContext = createContext<PendingInputs | undefined>(undefined);
 
 /**
- * A field's value as typed, handed to `onChange` once typing settles or on `flush()` (call it on blur), in
- * a transition; at once when the form flushes its pending inputs for a submit, or when the field goes. A
- * value that changes from outside (a reset, loaded data) is shown at once and drops what was pending.
+ * A field's value as typed, handed to `onChange` once typing settles, on `flush()` (call it on blur), or
+ * when the form flushes its pending inputs. A value that changes from outside (a reset, loaded data) is
+ * shown at once and drops what was pending.
  */
 export function useSettledValue<V>(value: V, onChange: (value: V) => void) {
   const pending = useContext(PendingInputsContext);
   const [shown, setShown] = useState(value);
-  // The last value the form and this field agreed on, the text typed since, and the value the form last
-  // rendered the field with (behind `agreed` while a hand-over's transition is on its way).
+  // The last value the form and this field agreed on, and the text typed since.
   const agreed = useRef(value);
   const typed = useRef(value);
-  const rendered = useRef(value);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const handOver = useEffectEvent((urgent: boolean) => {
+  const handOver = useEffectEvent(() => {
     timer.current = undefined;
-    const next = (agreed.current = typed.current);
-    if (urgent) onChange(next);
-    else startTransition(() => onChange(next));
+    agreed.current = typed.current;
+    onChange(typed.current);
   });
-  const flush = useEffectEvent((urgent: boolean) => {
+  const flush = useEffectEvent(() => {
     if (timer.current === undefined) return;
     clearTimeout(timer.current);
-    handOver(urgent);
-  });
-  // For a submit: what is pending, and what a transition has not yet brought to the form, at once.
-  const submitting = useEffectEvent(() => {
-    if (timer.current !== undefined) flush(true);
-    else if (!Object.is(rendered.current, agreed.current)) onChange(agreed.current);
+    handOver();
   });
 
   useEffect(() => {
-    rendered.current = value;
     if (Object.is(value, agreed.current)) return;
     clearTimeout(timer.current);
     timer.current = undefined;
@@ -97,23 +75,23 @@ export function useSettledValue<V>(value: V, onChange: (value: V) => void) {
 
   // Registered with the form for its submit; what is pending when the field goes is handed over.
   useEffect(() => {
-    const remove = pending?.add(() => submitting());
+    const remove = pending?.add(() => flush());
     return () => {
       remove?.();
-      flush(true);
+      flush();
     };
   }, [pending]);
 
   const change = (next: V) => {
     typed.current = next;
     setShown(next);
-    if (!pending) return handOver(true);
+    if (!pending) return handOver();
     pending.typing();
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => handOver(false), TEXT_SETTLE_MS);
+    timer.current = setTimeout(() => handOver(), TEXT_SETTLE_MS);
   };
 
-  return { value: shown, change, flush: () => flush(false) };
+  return { value: shown, change, flush: () => flush() };
 }
 
 const AntdInput = Templates.BaseInputTemplate as ComponentType<BaseInputTemplateProps>;

@@ -94,25 +94,8 @@ describe("useSettledValue", () => {
     second.type("b");
     act(() => second.pending.flush());
     expect(second.onChange.mock.calls).toEqual([["b"]]);
-    // The form renders the field with what it was handed: nothing is left to hand over.
-    second.rerender("b");
     act(() => second.pending.flush());
     expect(second.onChange).toHaveBeenCalledTimes(1);
-  });
-
-  it("hands a blur's text over again, at once, to a submit that comes before the form has rendered it", () => {
-    vi.useFakeTimers();
-    const { onChange, type, input, pending, rerender } = renderField("");
-    type("typed");
-    fireEvent.blur(input);
-    expect(onChange.mock.calls).toEqual([["typed"]]);
-    // The blur's hand-over is a transition the form has not rendered (its value is still ""): an urgent
-    // render for the submit would leave it out, so the submit hands the text over again.
-    act(() => pending.flush());
-    expect(onChange.mock.calls).toEqual([["typed"], ["typed"]]);
-    rerender("typed");
-    act(() => pending.flush());
-    expect(onChange).toHaveBeenCalledTimes(2);
   });
 
   it("takes a value set from outside (a reset, loaded data) over what was pending", () => {
