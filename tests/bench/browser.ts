@@ -83,8 +83,8 @@ async function typingCost(page: Page, path: string, field: string, text: string)
   // Then on to the next field, which hands the text to the form (with its focusout and blur handlers).
   const tabAt = await page.evaluate(() => performance.now());
   await page.keyboard.press("Tab");
-  // Until the page is idle, the form's render of the text handed over included (a transition, rendered in
-  // slices after the Tab's handlers), then two frames for the last entries to be recorded.
+  // Until the page is idle, whatever the form does with the text after the Tab's handlers included (a
+  // render in a later task, or in slices), then two frames for the last entries to be recorded.
   await page.evaluate(
     () =>
       new Promise((resolve) =>
