@@ -53,23 +53,30 @@ export const COUNT_CAP = 1_000;
 export const ESTIMATE_REUSE_MS = 10_000;
 /** Estimates held at most per database; past it the oldest goes. */
 const ESTIMATES_HELD = 1_000;
-const estimates = new WeakMap<Queryable, Map<string, { rows: number; until: number }>>();
+/** Per database and filter: the estimate, or the one being asked for (callers meanwhile share it). */
+const estimates = new WeakMap<Queryable, Map<string, { rows: Promise<number>; until: number }>>();
 
 /** The planner's estimate of the rows `from` (a from and where clause) finds. */
-async function estimatedRows(db: Queryable, from: string, params: unknown[]): Promise<number> {
+function estimatedRows(db: Queryable, from: string, params: unknown[]): Promise<number> {
   let held = estimates.get(db);
   if (!held) estimates.set(db, (held = new Map()));
   const key = JSON.stringify([from, params]);
   const now = Date.now();
   const found = held.get(key);
   if (found && now < found.until) return found.rows;
-  const plan = await db.query<{ "QUERY PLAN": unknown }>(`explain (format json) select 1 ${from}`, params);
-  const raw = plan.rows[0]["QUERY PLAN"];
-  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: { "Plan Rows": number } }[];
-  const rows = Math.round(parsed[0].Plan["Plan Rows"]);
+  const rows = db.query<{ "QUERY PLAN": unknown }>(`explain (format json) select 1 ${from}`, params).then((plan) => {
+    const raw = plan.rows[0]["QUERY PLAN"];
+    const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: { "Plan Rows": number } }[];
+    return Math.round(parsed[0].Plan["Plan Rows"]);
+  });
+  const entry = { rows, until: now + ESTIMATE_REUSE_MS };
   held.delete(key);
   if (held.size >= ESTIMATES_HELD) held.delete(held.keys().next().value!);
-  held.set(key, { rows, until: now + ESTIMATE_REUSE_MS });
+  held.set(key, entry);
+  // A failed statement is not kept: the next caller asks again.
+  rows.catch(() => {
+    if (held.get(key) === entry) held.delete(key);
+  });
   return rows;
 }
 

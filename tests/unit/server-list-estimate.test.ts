@@ -59,6 +59,40 @@ describe("a list's total past the counting cap", () => {
     expect(explains(statements)).toBe(3);
   });
 
+  it("lets callers of the same filter share the one explain in flight, and asks again after one that failed", async () => {
+    const answers: Array<(rows: number | Error) => void> = [];
+    const statements: string[] = [];
+    const db: Queryable = {
+      query: async <T>(sql: string) => {
+        statements.push(sql.split(" ")[0]);
+        if (sql.startsWith("select count(*)")) return { rows: [{ n: COUNT_CAP + 1 }] as T[] };
+        if (!sql.startsWith("explain")) return { rows: [] as T[] };
+        const rows = await new Promise<number>((resolve, reject) =>
+          answers.push((answer) => (answer instanceof Error ? reject(answer) : resolve(answer))),
+        );
+        return { rows: [{ "QUERY PLAN": [{ Plan: { "Plan Rows": rows } }] }] as T[] };
+      },
+    };
+    const waitForExplains = (n: number) => vi.waitFor(() => expect(explains(statements)).toBe(n));
+    // Three calls before the planner answers: one explain, one answer for all.
+    const calls = [list(db, order, {}, paid()), list(db, order, {}, paid(2)), list(db, order, {}, paid(3))];
+    await waitForExplains(1);
+    await vi.waitFor(() => expect(statements.filter((s) => s === "select").length).toBe(6));
+    expect(explains(statements)).toBe(1);
+    answers[0](20_000);
+    expect((await Promise.all(calls)).map((r) => r.total)).toEqual([20_000, 20_000, 20_000]);
+    // Once expired, a failed explain fails its callers and is not kept: the next call asks again.
+    vi.advanceTimersByTime(ESTIMATE_REUSE_MS);
+    const failing = [list(db, order, {}, paid()), list(db, order, {}, paid())];
+    await waitForExplains(2);
+    answers[1](new Error("planner down"));
+    for (const call of failing) await expect(call).rejects.toThrow("planner down");
+    const again = list(db, order, {}, paid());
+    await waitForExplains(3);
+    answers[2](30_000);
+    expect((await again).total).toBe(30_000);
+  });
+
   it("keeps another caller's scope apart: its filter is another statement", async () => {
     let planned = 5_000;
     const { db, statements } = fakeDb(COUNT_CAP + 1, () => planned);
