@@ -20,6 +20,9 @@ export default defineConfig({
           // invisible to Refine. Transformed like our code, both share one copy.
           server: { deps: { inline: ["@refinedev/react-router"] } },
         },
+        // The console reaches into antd at antd/es, the copy Vite bundles; loaded natively, antd is its
+        // antd/lib copy, with contexts of its own: the tests take everything from antd/lib.
+        resolve: { alias: [{ find: /^antd\/es\/(.*)$/, replacement: "antd/lib/$1" }] },
       },
       { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"] } },
       {

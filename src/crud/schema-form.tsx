@@ -11,6 +11,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { schemaKeywords } from "../schema/ajv.ts";
 import { widgets } from "../widgets/index.ts";
+import { FieldTemplate } from "../widgets/field-template.tsx";
 import { PendingInputs, PendingInputsContext, SettledBaseInputTemplate } from "../widgets/settled-input.tsx";
 import type { FieldError } from "../app/api.ts";
 import type { FormView } from "./model.ts";
@@ -53,8 +54,11 @@ const TRANSLATABLE: Record<string, string> = {
   ErrorsLabel: "Errors",
 };
 
-/** Text inputs keep what is typed until it settles (src/widgets/settled-input.tsx). */
-const TEMPLATES = { BaseInputTemplate: SettledBaseInputTemplate };
+/**
+ * Text inputs keep what is typed until it settles (src/widgets/settled-input.tsx); a field's item does not
+ * re-render the items inside it (src/widgets/field-template.tsx).
+ */
+const TEMPLATES = { BaseInputTemplate: SettledBaseInputTemplate, FieldTemplate };
 
 /** Labels beside their fields on wide screens, above them on narrow ones. */
 const FORM_LAYOUT = {
