@@ -21,8 +21,14 @@ export interface Db extends Queryable {
 // Values as the API and the schemas have them, on both drivers: int8 (ids, money, counts) as numbers
 // (every value we store fits in 2^53), timestamps as ISO 8601 strings, dates as YYYY-MM-DD.
 const OID = { int8: 20, numeric: 1700, date: 1082, timestamp: 1114, timestamptz: 1184 };
-const toIso = (value: string) =>
-  new Date(value.includes("T") || /[+-]\d\d(:\d\d)?$/.test(value) ? value : `${value}Z`).toISOString();
+/** A UTC timestamp as both drivers give it, to be written as ISO 8601 without a Date (several a row). */
+const UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?(?:\+00)?$/;
+/** A timestamp's text as `Date#toISOString` writes it (milliseconds, cut, not rounded, as Date does). */
+export function toIso(value: string): string {
+  const utc = UTC_TEXT.exec(value);
+  if (utc) return `${utc[1]}T${utc[2]}.${`${utc[3] ?? ""}000`.slice(0, 3)}Z`;
+  return new Date(value.includes("T") || /[+-]\d\d(:\d\d)?$/.test(value) ? value : `${value}Z`).toISOString();
+}
 const PARSERS: Record<number, (value: string) => unknown> = {
   [OID.int8]: (value) => Number(value),
   [OID.numeric]: (value) => Number(value),

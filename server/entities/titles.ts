@@ -44,16 +44,20 @@ function pointers(model: EntityModel): Pointer[] {
   return found;
 }
 
+/** Adds the id `v` holds, if it holds one. */
+function addId(into: Set<number>, v: unknown): void {
+  const id = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
+  if (typeof id === "number" && Number.isSafeInteger(id)) into.add(id);
+}
+
+// No function is made per row here: under tsx (the tests, the bench) each one made is also named at
+// run time, 60 µs of an order-list call of 1.7 ms.
 function idsIn(value: unknown, shape: Pointer["shape"], into: Set<number>): void {
-  const add = (v: unknown) => {
-    const id = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
-    if (typeof id === "number" && Number.isSafeInteger(id)) into.add(id);
-  };
-  if (shape === "one") return add(value);
+  if (shape === "one") return addId(into, value);
   if (!Array.isArray(value)) return;
   for (const element of value)
-    if (shape === "many") add(element);
-    else if (element && typeof element === "object") add((element as Row)[shape.item]);
+    if (shape === "many") addId(into, element);
+    else if (element && typeof element === "object") addId(into, (element as Row)[shape.item]);
 }
 
 /** The titles of every record the rows point at, by target entity. */
