@@ -28,14 +28,25 @@ function innerItem() {
 /** The object's field rendered by `Template`, then rendered again as after a change (its errors). */
 function renderObjectTwice(Template: ComponentType<FieldTemplateProps>) {
   const { Inner, renders } = innerItem();
+  const props = (errors: string[]) =>
+    ({
+      id: "root",
+      label: "Settings",
+      displayLabel: true,
+      rawErrors: errors,
+      errors: <>{errors.join(" ")}</>,
+      schema,
+      uiSchema: {},
+      registry,
+      required: false,
+      hidden: false,
+      disabled: false,
+      readonly: false,
+      classNames: "",
+    }) as unknown as FieldTemplateProps;
   const ui = (errors: string[]) => (
     <AntdRoot>
-      <Template
-        {...({ id: "root", label: "Settings", displayLabel: true, rawErrors: errors } as Partial<FieldTemplateProps>)}
-        {...({ schema, uiSchema: {}, registry, required: false, hidden: false } as Partial<FieldTemplateProps>)}
-        {...({ classNames: "", disabled: false, readonly: false, onChange: () => {} } as Partial<FieldTemplateProps>)}
-        {...({ errors: <>{errors.join(" ")}</> } as Partial<FieldTemplateProps>)}
-      >
+      <Template {...props(errors)}>
         <Inner />
       </Template>
     </AntdRoot>
