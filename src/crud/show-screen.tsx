@@ -1,7 +1,7 @@
 // The generated detail view: every field of the record, readable, its state actions, and its audit
 // history (record-history): who did what, when, and which values changed.
 import { useOne } from "@refinedev/core";
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, usePrefetchQuery, useQuery } from "@tanstack/react-query";
 import { Button, Card, Descriptions, Empty, Grid, Space, Tag, Timeline, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
@@ -24,6 +24,13 @@ type Data = Record<string, unknown>;
 /** The history query of a record; state actions refresh it. */
 export const historyKey = (entity: string, id: number) => ["record-history", entity, id];
 
+/** The history of a record, asked for with the record itself (not once the record has come). */
+const historyQuery = (entity: string, id: number) =>
+  queryOptions({
+    queryKey: historyKey(entity, id),
+    queryFn: () => api<HistoryEntry[]>("record-history", { query: { entity, id } }),
+  });
+
 interface HistoryEntry {
   id: number;
   at: string;
@@ -42,6 +49,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   const phone = Grid.useBreakpoint().md === false;
   const { query, result } = useOne<Data, ApiError>({ resource: view.name, id: Number(id), errorNotification: false });
   const record: Data = result ?? {};
+  usePrefetchQuery(historyQuery(view.name, Number(id)));
   const titles = useRelationTitles(view.fields, result ? [result] : [], useRecordTitles(view.name, Number(id)));
   usePageTitle(result ? recordTitle(view, result) : undefined);
   if (query.isLoading || query.error || !result)
@@ -108,10 +116,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
 
 function History({ view, id }: { view: EntityView; id: number }) {
   const { t, i18n } = useTranslation();
-  const query = useQuery({
-    queryKey: historyKey(view.name, id),
-    queryFn: () => api<HistoryEntry[]>("record-history", { query: { entity: view.name, id } }),
-  });
+  const query = useQuery(historyQuery(view.name, id));
   const entries = query.data ?? [];
   // An operation audits under its call name (machine-cup-set): its own name labels the entry.
   const actionLabel = (action: string) =>

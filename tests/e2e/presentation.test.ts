@@ -498,6 +498,42 @@ describe("asking first and saying what went wrong", () => {
     }
   });
 
+  it("asks for a record's history along with the record, not once the record has come", async () => {
+    const { page, context, errors } = await openPage(c);
+    try {
+      await signIn(c, page, "admin");
+      const goods = await one<{ id: number; title: string }>(
+        `select id, title from goods where deleted_at is null order by id limit 1`,
+      );
+      // The record's answer is held until the history has been asked for: asked only after the record
+      // came, the history never is, and the record never shows.
+      let historyAsked!: () => void;
+      const asked = new Promise<void>((resolve) => (historyAsked = resolve));
+      await page.route(
+        (url) => url.pathname.endsWith("/record-history"),
+        (route) => {
+          historyAsked();
+          return route.continue();
+        },
+      );
+      await page.route(
+        (url) => url.pathname.endsWith("/goods-detail"),
+        async (route) => {
+          await asked;
+          await route.continue();
+        },
+      );
+      await page.goto(`${c.url}/goods/list/show/${goods.id}`);
+      await page.locator(".screen-card .ant-card-head-title", { hasText: goods.title }).waitFor();
+      // And the history is there (the seed audits nothing: no entry yet).
+      const history = page.locator(".screen-card", { hasText: locale("en", "common").history.title });
+      await history.locator(".ant-empty").waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("titles a new record's tab by its entity", async () => {
     const { page, context } = await openPage(c);
     try {
