@@ -7,6 +7,13 @@
 import { useQueryClient, type Query } from "@tanstack/react-query";
 import { useCallback } from "react";
 
+/**
+ * How long what a detail screen asks for along with its record (its history, its related lists) is fresh:
+ * shown once the record has come, a moment later, it is not asked for again. An action refreshes it at
+ * once all the same (below).
+ */
+export const WITH_RECORD_FRESH_MS = 10_000;
+
 /** Query keys of what records show: Refine's data queries and our own. */
 const SHOWN = [["data"], ["related"], ["relation-titles"], ["record-history"], ["statistics"]];
 

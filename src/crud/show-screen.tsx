@@ -1,9 +1,10 @@
 // The generated detail view: every field of the record, readable, its state actions, and its audit
 // history (record-history): who did what, when, and which values changed.
 import { useOne } from "@refinedev/core";
-import { queryOptions, usePrefetchQuery, useQuery } from "@tanstack/react-query";
+import { queryOptions, usePrefetchQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Card, Descriptions, Empty, Grid, Space, Tag, Timeline, Typography } from "antd";
 import { useTranslation } from "react-i18next";
+import { useEffect } from "react";
 import { Link, useParams } from "react-router";
 import { api, type ApiError } from "../app/api.ts";
 import { FieldValue } from "./field-value.tsx";
@@ -15,7 +16,8 @@ import { useRecordTitles, useRelationTitles } from "./relations.ts";
 import { useScreen } from "./resource.ts";
 import { StateActions } from "./state-actions.tsx";
 import { RowOperations, recordTitle } from "./operations.tsx";
-import { RelatedList } from "./related-list.tsx";
+import { prefetchRelated, RelatedList } from "./related-list.tsx";
+import { WITH_RECORD_FRESH_MS } from "./refresh.ts";
 import type { EntityName } from "../generated/types.ts";
 import { detailPanels } from "../extensions/index.ts";
 
@@ -29,6 +31,7 @@ const historyQuery = (entity: string, id: number) =>
   queryOptions({
     queryKey: historyKey(entity, id),
     queryFn: () => api<HistoryEntry[]>("record-history", { query: { entity, id } }),
+    staleTime: WITH_RECORD_FRESH_MS,
   });
 
 interface HistoryEntry {
@@ -49,7 +52,13 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   const phone = Grid.useBreakpoint().md === false;
   const { query, result } = useOne<Data, ApiError>({ resource: view.name, id: Number(id), errorNotification: false });
   const record: Data = result ?? {};
+  // What the screen shows below the record is asked for with it, not once it has come.
   usePrefetchQuery(historyQuery(view.name, Number(id)));
+  const client = useQueryClient();
+  useEffect(() => {
+    for (const r of view.x.related ?? [])
+      prefetchRelated(client, { entity: r.entity as EntityName, field: r.field, id: Number(id) });
+  }, [client, view, id]);
   const titles = useRelationTitles(view.fields, result ? [result] : [], useRecordTitles(view.name, Number(id)));
   usePageTitle(result ? recordTitle(view, result) : undefined);
   if (query.isLoading || query.error || !result)
@@ -68,7 +77,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
           </Space>
         }
         extra={
-          <Space>
+          <Space wrap>
             <StateActions screen={screen} record={record} size="middle" onDone={() => void query.refetch()} />
             <RowOperations view={view} record={record} onDone={() => void query.refetch()} />
             {screen.can("update") && resource.edit && (

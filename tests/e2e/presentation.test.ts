@@ -498,36 +498,47 @@ describe("asking first and saying what went wrong", () => {
     }
   });
 
-  it("asks for a record's history along with the record, not once the record has come", async () => {
+  it("asks for a record's history and related lists along with the record, once each", async () => {
     const { page, context, errors } = await openPage(c);
     try {
       await signIn(c, page, "admin");
-      const goods = await one<{ id: number; title: string }>(
-        `select id, title from goods where deleted_at is null order by id limit 1`,
+      const machine = await one<{ id: number; mac_name: string; orders: number }>(
+        `select m.id, m.mac_name, count(o.id)::int as orders from machine m join "order" o on o.machine_id = m.id
+          where m.deleted_at is null group by m.id order by m.id limit 1`,
       );
-      // The record's answer is held until the history has been asked for: asked only after the record
-      // came, the history never is, and the record never shows.
-      let historyAsked!: () => void;
-      const asked = new Promise<void>((resolve) => (historyAsked = resolve));
+      // The record's answer is held until its history and its orders have been asked for: asked only
+      // once the record has come, they never are, and the record never shows.
+      const asked: Record<string, number> = { history: 0, orders: 0 };
+      let bothAsked!: () => void;
+      const both = new Promise<void>((resolve) => (bothAsked = resolve));
+      const count = (what: string) => (route: import("playwright-core").Route) => {
+        asked[what]++;
+        if (asked.history && asked.orders) bothAsked();
+        return route.continue();
+      };
+      await page.route((url) => url.pathname.endsWith("/record-history"), count("history"));
       await page.route(
-        (url) => url.pathname.endsWith("/record-history"),
-        (route) => {
-          historyAsked();
-          return route.continue();
-        },
+        (url) => url.pathname.endsWith("/order-list") && url.searchParams.get("machine_id") === String(machine.id),
+        count("orders"),
       );
       await page.route(
-        (url) => url.pathname.endsWith("/goods-detail"),
+        (url) => url.pathname.endsWith("/machine-detail"),
         async (route) => {
-          await asked;
+          await both;
           await route.continue();
         },
       );
-      await page.goto(`${c.url}/goods/list/show/${goods.id}`);
-      await page.locator(".screen-card .ant-card-head-title", { hasText: goods.title }).waitFor();
-      // And the history is there (the seed audits nothing: no entry yet).
+      await page.goto(`${c.url}/machine/list/show/${machine.id}`);
+      await page
+        .locator(".screen-card .ant-card-head-title", { hasText: `${machine.mac_name}#${machine.id}` })
+        .waitFor();
+      // The history is there (the seed audits nothing: no entry yet), and the machine's orders.
       const history = page.locator(".screen-card", { hasText: locale("en", "common").history.title });
       await history.locator(".ant-empty").waitFor();
+      const orders = page.locator(".related-list", { hasText: locale("en", "order").name });
+      await orders.getByText(`(${machine.orders})`).waitFor();
+      // Each asked for once: shown after the record came, neither was asked for again.
+      expect(asked).toEqual({ history: 1, orders: 1 });
       expect(errors).toEqual([]);
     } finally {
       await context.close();
