@@ -46,7 +46,15 @@ describe("the page layout editor", () => {
 
       await dragPaletteToCanvas(page, "banner");
       await expect.poll(() => types(page)).toEqual(["banner"]);
-      await page.locator("[data-testid=palette-grid] button").click();
+      // dnd-kit swallows every click for 50 ms after a drop (so that the dropped item is not clicked as
+      // well): no person clicks that soon, a fast test machine does, and the add is clicked again until it
+      // takes (the module shows as the click returns, so none is added twice).
+      await expect
+        .poll(async () => {
+          if ((await types(page)).length === 1) await page.locator("[data-testid=palette-grid] button").click();
+          return types(page);
+        })
+        .toEqual(["banner", "grid"]);
       await page.locator("[data-testid=palette-notice] button").click();
       await page.locator("[data-testid=palette-grid] button").click();
       await expect.poll(() => types(page)).toEqual(["banner", "grid", "notice", "grid"]);
