@@ -32,6 +32,8 @@ async function dragPaletteToCanvas(page: Page, type: string) {
   // Past the sensor's 4 px threshold, then over the page, in steps as a hand would.
   await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2, { steps: 3 });
   await page.mouse.move(to.x + to.width / 2, to.y + to.height - 10, { steps: 12 });
+  // Dropped once the page shows it would take the module (dnd-kit takes what is under it a render later).
+  await page.locator("[data-testid=layout-canvas].over").waitFor();
   await page.mouse.up();
 }
 
