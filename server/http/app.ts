@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import type { Db } from "../db/db.ts";
 import { requirePermission, type Ctx, type Principal } from "../entities/context.ts";
 import type { Domain } from "../entities/domain.ts";
+import { forgetLargeResults } from "../entities/repository.ts";
 import type { Area } from "../domain/area.ts";
 import { domainAreas } from "../domain/index.ts";
 import { MAX_UPLOAD_BYTES } from "../domain/uploads/index.ts";
@@ -214,8 +215,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // page gets its Content-Security-Policy and may not be framed.
   app.addHook("onSend", async (request, reply, payload) => {
     // A write may have signed someone out or changed an account or a role: this instance reads every
-    // session again, and the client hears of its write only after that.
-    if (request.method !== "GET" && request.method !== "HEAD") sessions.forget();
+    // session again, and counts every list's total again, and the client hears of its write only after that.
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      sessions.forget();
+      forgetLargeResults(db);
+    }
     reply.header("x-content-type-options", "nosniff");
     if (request.routeOptions.config?.access !== undefined || API.test(request.url))
       reply.header("cache-control", "no-store");

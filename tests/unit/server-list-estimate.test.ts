@@ -1,17 +1,23 @@
-// server/entities/repository.ts: a list's total counts up to COUNT_CAP rows every time (exact); past it
-// the total is the planner's estimate, whose statement runs once per filter and database within
-// ESTIMATE_REUSE_MS, and again after it.
+// server/entities/repository.ts: a list's total counts up to COUNT_CAP rows (exact); past it the total is
+// the planner's estimate, and the filter is taken as past the cap for ESTIMATE_REUSE_MS per database:
+// neither its count nor its explain runs again until then, or until forgetLargeResults (a write answered).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Queryable } from "../../server/db/db.ts";
 import { modelOf } from "../../server/entities/model.ts";
-import { COUNT_CAP, ESTIMATE_REUSE_MS, list, type ListQuery } from "../../server/entities/repository.ts";
+import {
+  COUNT_CAP,
+  ESTIMATE_REUSE_MS,
+  forgetLargeResults,
+  list,
+  type ListQuery,
+} from "../../server/entities/repository.ts";
 
 /** A database whose count finds `counted` rows and whose planner estimates `planned`; it records statements. */
 function fakeDb(counted: number, planned: () => number) {
   const statements: string[] = [];
   const db: Queryable = {
     query: async <T>(sql: string) => {
-      statements.push(sql.split(" ")[0]);
+      statements.push(sql.startsWith("select count(*)") ? "count" : sql.split(" ")[0]);
       if (sql.startsWith("select count(*)")) return { rows: [{ n: counted }] as T[] };
       if (sql.startsWith("explain")) return { rows: [{ "QUERY PLAN": [{ Plan: { "Plan Rows": planned() } }] }] as T[] };
       return { rows: [] as T[] };
@@ -30,33 +36,75 @@ const paid = (page = 1): ListQuery => ({
 });
 const refunded: ListQuery = { ...paid(), where: [{ field: "pay_status", op: "eq", value: "refunded" }] };
 const explains = (statements: string[]) => statements.filter((s) => s === "explain").length;
+const counts = (statements: string[]) => statements.filter((s) => s === "count").length;
 
 beforeEach(() => vi.useFakeTimers({ toFake: ["Date"] }));
 afterEach(() => vi.useRealTimers());
 
 describe("a list's total past the counting cap", () => {
-  it("asks the planner once per filter and database for the time it is reused, on every page", async () => {
+  it("counts and asks the planner once per filter and database for the time it is reused, on every page", async () => {
     let planned = 54_321;
     const { db, statements } = fakeDb(COUNT_CAP + 1, () => planned);
     const first = await list(db, order, {}, paid());
     expect([first.total, first.total_exact]).toEqual([54_321, false]);
+    expect([counts(statements), explains(statements)]).toEqual([1, 1]);
     planned = 60_000;
     vi.advanceTimersByTime(ESTIMATE_REUSE_MS - 1);
-    // The same filter, its second page too: the same estimate, no explain; the count runs each time.
-    expect((await list(db, order, {}, paid())).total).toBe(54_321);
+    // The same filter, its second page too: the same estimate, neither count nor explain; each page is read.
+    expect(await list(db, order, {}, paid())).toMatchObject({ total: 54_321, total_exact: false });
     expect((await list(db, order, {}, paid(2))).total).toBe(54_321);
-    expect(explains(statements)).toBe(1);
-    expect(statements.filter((s) => s === "select").length).toBe(6);
+    expect([counts(statements), explains(statements)]).toEqual([1, 1]);
+    expect(statements.filter((s) => s === "select").length).toBe(3);
     // Another filter has its own.
     expect((await list(db, order, {}, refunded)).total).toBe(60_000);
-    expect(explains(statements)).toBe(2);
+    expect([counts(statements), explains(statements)]).toEqual([2, 2]);
     // Another database has its own.
     const other = fakeDb(COUNT_CAP + 1, () => 70_000);
     expect((await list(other.db, order, {}, paid())).total).toBe(70_000);
-    // Once the time is up, the planner is asked again.
+    // Once the time is up, the filter is counted and the planner asked again.
     vi.advanceTimersByTime(1);
     expect((await list(db, order, {}, paid())).total).toBe(60_000);
-    expect(explains(statements)).toBe(3);
+    expect([counts(statements), explains(statements)]).toEqual([3, 3]);
+  });
+
+  it("counts again after a write is answered, and keeps nothing from a count begun before it", async () => {
+    let counted = COUNT_CAP + 1;
+    const held: Array<() => void> = [];
+    let holdCounts = false;
+    const statements: string[] = [];
+    const db: Queryable = {
+      query: async <T>(sql: string) => {
+        if (sql.startsWith("select count(*)")) {
+          statements.push("count");
+          const n = counted;
+          if (holdCounts) await new Promise<void>((resolve) => held.push(resolve));
+          return { rows: [{ n }] as T[] };
+        }
+        statements.push(sql.split(" ")[0]);
+        if (sql.startsWith("explain")) return { rows: [{ "QUERY PLAN": [{ Plan: { "Plan Rows": 5_000 } }] }] as T[] };
+        return { rows: [] as T[] };
+      },
+    };
+    expect((await list(db, order, {}, paid())).total_exact).toBe(false);
+    // Rows removed, and the removal answered: the next list counts, exactly.
+    counted = COUNT_CAP;
+    forgetLargeResults(db);
+    expect(await list(db, order, {}, paid())).toMatchObject({ total: COUNT_CAP, total_exact: true });
+    expect(counts(statements)).toBe(2);
+    // A count that began before a write and answers after it is not kept: the next list counts again.
+    counted = COUNT_CAP + 1;
+    holdCounts = true;
+    const early = list(db, order, {}, paid());
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    forgetLargeResults(db);
+    held[0]();
+    expect((await early).total_exact).toBe(false);
+    holdCounts = false;
+    await list(db, order, {}, paid());
+    expect(counts(statements)).toBe(4);
+    // That one is kept.
+    await list(db, order, {}, paid());
+    expect(counts(statements)).toBe(4);
   });
 
   it("lets callers of the same filter share the one explain in flight, and asks again after one that failed", async () => {
@@ -102,11 +150,12 @@ describe("a list's total past the counting cap", () => {
     expect(explains(statements)).toBe(2);
   });
 
-  it("counts exactly, and asks no planner, up to the cap", async () => {
+  it("counts exactly at every call, and asks no planner, up to the cap", async () => {
     const { db, statements } = fakeDb(COUNT_CAP, () => 99_999);
     const result = await list(db, order, {}, paid());
     expect([result.total, result.total_exact]).toEqual([COUNT_CAP, true]);
-    expect(explains(statements)).toBe(0);
+    await list(db, order, {}, paid());
+    expect([counts(statements), explains(statements)]).toEqual([2, 0]);
   });
 
   it("never shows an estimate at or under the cap once more rows than it were counted", async () => {
