@@ -5,8 +5,17 @@ import pg from "pg";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 
+export interface QueryOptions {
+  /**
+   * The statement's best plan does not depend on its parameters' values (lookups by id) and it names the
+   * columns it answers (no `*`, which a new column would change under a kept plan): on PostgreSQL it is
+   * prepared once per connection and its plan reused, where planning was most of its time.
+   */
+  samePlan?: boolean;
+}
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<{ rows: T[] }>;
 }
 
 export interface Db extends Queryable {
@@ -120,6 +129,26 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   };
 }
 
+/** Statement texts prepared at most per pool (each connection keeps those it ran); past it others run unprepared. */
+const PREPARED_HELD = 500;
+
+/**
+ * A name per statement text, for statements prepared on each connection (node-postgres prepares a name on a
+ * connection the first time it runs there, and refuses one name for two texts).
+ */
+function preparedNames(): (sql: string) => string | undefined {
+  const names = new Map<string, string>();
+  let next = 0;
+  return (sql) => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      if (names.size >= PREPARED_HELD) return undefined;
+      names.set(sql, (name = `same_plan_${next++}`));
+    }
+    return name;
+  };
+}
+
 /** PostgreSQL; `schema` (created if missing) isolates a test run's tables in a shared database. */
 export async function openPostgres(url: string, schema?: string): Promise<Db> {
   if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
@@ -135,9 +164,13 @@ export async function openPostgres(url: string, schema?: string): Promise<Db> {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   await pool.query("select 1");
+  const named = preparedNames();
   return {
     kind: "postgres",
-    query: (sql, params) => pool.query(sql, params) as never,
+    query: (sql, params, options) =>
+      (options?.samePlan
+        ? pool.query({ name: named(sql), text: sql, values: params })
+        : pool.query(sql, params)) as never,
     exec: async (sql) => {
       await pool.query(sql);
     },
@@ -145,7 +178,12 @@ export async function openPostgres(url: string, schema?: string): Promise<Db> {
       const client = await pool.connect();
       try {
         await client.query("begin");
-        const result = await fn({ query: (sql, params) => client.query(sql, params) as never });
+        const result = await fn({
+          query: (sql, params, options) =>
+            (options?.samePlan
+              ? client.query({ name: named(sql), text: sql, values: params })
+              : client.query(sql, params)) as never,
+        });
         await client.query("commit");
         return result;
       } catch (error) {

@@ -80,6 +80,8 @@ export async function titlesOf(db: Queryable, model: EntityModel, rows: Row[]): 
   const { rows: found } = await db.query<{ e: string; id: number | string; t: string | null }>(
     parts.join(" union all "),
     values,
+    // Lookups by primary key: one plan fits every id (planning was two thirds of its time).
+    { samePlan: true },
   );
   for (const { e, id, t } of found) if (t !== null) (titles[e] ??= {})[Number(id)] = t;
   return titles;

@@ -259,9 +259,9 @@ describe("linear cost", () => {
     db.transaction = ((body: (tx: Queryable) => Promise<unknown>) =>
       original.call(db, (tx) =>
         body({
-          query: (sql, params) => {
+          query: (sql, params, options) => {
             count++;
-            return tx.query(sql, params);
+            return tx.query(sql, params, options);
           },
         }),
       )) as Db["transaction"];

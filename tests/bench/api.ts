@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchBrowser } from "./browser.ts";
 import { loadTestApart } from "./load.ts";
-import { openPglite, openPostgres, type Db } from "../../server/db/db.ts";
+import { openPglite, openPostgres, type Db, type QueryOptions } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { buildApp } from "../../server/http/app.ts";
 
@@ -47,6 +47,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 interface Statement {
   sql: string;
   params?: unknown[];
+  options?: QueryOptions;
   /** The statement whose answer it waited for: the last to finish before it was sent (none: the first). */
   after?: number;
 }
@@ -56,11 +57,11 @@ function recording(db: Db): { db: Db; record: (call: () => Promise<unknown>) => 
   let statements: Statement[] | undefined;
   let lastFinished: number | undefined;
   const recorded: Db = Object.assign(Object.create(db) as Db, {
-    query: async (sql: string, params?: unknown[]) => {
+    query: async (sql: string, params?: unknown[], options?: QueryOptions) => {
       const list = statements;
-      const index = list ? list.push({ sql, params, after: lastFinished }) - 1 : -1;
+      const index = list ? list.push({ sql, params, options, after: lastFinished }) - 1 : -1;
       try {
-        return await db.query(sql, params);
+        return await db.query(sql, params, options);
       } finally {
         if (list && list === statements) lastFinished = index;
       }
@@ -108,7 +109,9 @@ async function rawLoad(db: Db, statements: Statement[], callers: number, seconds
 async function replay(db: Db, statements: Statement[]): Promise<void> {
   const done: Promise<unknown>[] = [];
   for (const s of statements)
-    done.push((s.after === undefined ? Promise.resolve() : done[s.after]).then(() => db.query(s.sql, s.params)));
+    done.push(
+      (s.after === undefined ? Promise.resolve() : done[s.after]).then(() => db.query(s.sql, s.params, s.options)),
+    );
   await Promise.all(done);
 }
 
