@@ -60,6 +60,18 @@ describe("as the admin", () => {
       await expect
         .poll(() => statistic(page, common.home.periods.today, common.home.orders).innerText())
         .toBe(String(await todayOrders("admin")));
+      // What revenue and refunds count is said behind their question marks (revenue can be below zero on a
+      // day whose own orders had no refund).
+      const today = page.locator(".ant-card", {
+        has: page.locator(`.ant-card-head-title:text-is("${common.home.periods.today}")`),
+      });
+      for (const [title, hint] of [
+        [common.home.revenue, common.home.revenueHint],
+        [common.home.refunds, common.home.refundsHint],
+      ]) {
+        await today.locator(".ant-statistic-title", { hasText: title }).locator(".figure-hint").hover();
+        await page.locator(".ant-tooltip:visible").getByText(hint, { exact: true }).waitFor();
+      }
       const { rows } = await c.db.query<{ n: number }>(
         `select count(*)::int as n from "machine" m join "shop" s on s.id = m.shop_id
           where m.deleted_at is null and s.longitude is not null`,

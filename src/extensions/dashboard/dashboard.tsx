@@ -3,8 +3,9 @@
 // and the order mix; the to-do list, each item opening its list already filtered; pending withdrawals to
 // approve or refuse; the team; the device map. Each panel shows only what the user may see, and every
 // figure comes from the statistics calls, scoped to the user's subtree on the server.
+import { QuestionCircleOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, List, Row, Segmented, Skeleton, Statistic, Table, Tag, Typography } from "antd";
+import { Card, Col, List, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -25,6 +26,18 @@ export const DeviceMap = lazyScreen(() => import("./device-map.tsx").then((m) =>
 });
 
 const PERIODS = ["today", "yesterday", "week", "month"] as const;
+
+/** A figure's name with its definition behind a question mark (on hover, on focus, on a tap). */
+function HintedTitle({ title, hint }: { title: string; hint: string }) {
+  return (
+    <Space size={4}>
+      {title}
+      <Tooltip title={hint}>
+        <QuestionCircleOutlined className="figure-hint" tabIndex={0} aria-label={hint} />
+      </Tooltip>
+    </Space>
+  );
+}
 
 function ErrorText({ error }: { error: unknown }) {
   return <Typography.Text type="danger">{(error as ApiError).message}</Typography.Text>;
@@ -139,7 +152,7 @@ export function Dashboard() {
                     </Col>
                     <Col span={12}>
                       <Statistic
-                        title={t("common:home.revenue")}
+                        title={<HintedTitle title={t("common:home.revenue")} hint={t("common:home.revenueHint")} />}
                         value={money(totals.data?.periods[period].revenue ?? 0)}
                         loading={totals.isLoading}
                       />
@@ -153,7 +166,7 @@ export function Dashboard() {
                     </Col>
                     <Col span={12}>
                       <Statistic
-                        title={t("common:home.refunds")}
+                        title={<HintedTitle title={t("common:home.refunds")} hint={t("common:home.refundsHint")} />}
                         value={money(totals.data?.periods[period].refunds ?? 0)}
                         loading={totals.isLoading}
                       />
