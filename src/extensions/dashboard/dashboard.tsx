@@ -32,7 +32,7 @@ function HintedTitle({ title, hint }: { title: string; hint: string }) {
   return (
     <Space size={4}>
       {title}
-      <Tooltip title={hint}>
+      <Tooltip title={hint} trigger={["hover", "focus"]}>
         <QuestionCircleOutlined className="figure-hint" tabIndex={0} aria-label={hint} />
       </Tooltip>
     </Space>
