@@ -7,6 +7,8 @@ import { DOCUMENTS } from "./documents.ts";
 const pascal = (name: string) => name.replace(/(^|[-_.])([a-zA-Z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
 /** The type of an operation's input: order-refund → OrderRefundInput. */
 export const operationTypeName = (call: string) => `${pascal(call)}Input`;
+/** The type of what an operation answers, when its schema says (checksn → ChecksnAnswer). */
+export const answerTypeName = (call: string) => `${pascal(call)}Answer`;
 const DEFS_REF = "defs#/definitions/";
 const STRUCTURAL = new Set([
   "type",
@@ -94,6 +96,13 @@ export async function generateTypes(project: Project, banner: string): Promise<s
     const name = operationTypeName(operation.$id);
     definitions[name] = { ...toTypeSchema(operation, documents, defs), title: name };
   }
+  // What an operation answers, where its schema spells it out (not a record, a page or a file of its entity).
+  const answered = operations.filter((o) => typeof o["x-operation"].answer === "object");
+  for (const operation of answered) {
+    const name = answerTypeName(operation.$id);
+    const answer = operation["x-operation"].answer as SchemaNode;
+    definitions[name] = { ...toTypeSchema(answer, documents, defs), title: name };
+  }
   const root = {
     title: "EntityMap",
     description: "Every entity by name.",
@@ -141,6 +150,11 @@ export type EntityRecord<K extends EntityName> = EntityMap[K] & RecordMeta;
 /** Every operation's input by call name. */
 export interface OperationInputs {
 ${operations.map((o) => `  ${JSON.stringify(o.$id)}: ${operationTypeName(o.$id)};`).join("\n")}
+}
+
+/** What an operation answers by call name, where its schema spells it out. */
+export interface OperationAnswers {
+${answered.map((o) => `  ${JSON.stringify(o.$id)}: ${answerTypeName(o.$id)};`).join("\n")}
 }
 `;
 }

@@ -32,6 +32,108 @@ export type PayoutMethod = "social_wallet" | "bank_transfer" | "online_wallet";
  * Sets whether a car-wash unit or a dryer hands out towels: off, free, or paid at towel_price (required then, at least 0.01). Other kinds are refused with 409; the price is cleared unless paid.
  */
 export type MachineTowelSetInput = MachineTowelSetInput1;
+export type GoodsSkuCoffeeAnswer = {
+  channel_number: number;
+  goods_id: number;
+  goods_title: string;
+  sku_id: number;
+  specs: {
+    name: string;
+    value: string;
+  }[];
+  price: number;
+  image?: string | null;
+}[];
+export type ManageProfitPageAnswer = {
+  id: number;
+  title: string;
+  profit_model?: string;
+  profit_type?: string;
+  max_profit?: number;
+}[];
+export type ManageRoleDownAnswer = {
+  id: number;
+  title: string;
+  level: number;
+}[];
+export type ManageRolePermissionAnswer = {
+  key: string;
+  entity: string;
+  operation: string;
+  label?: string;
+}[];
+export type ManageRoleUpAnswer = {
+  id: number;
+  title: string;
+  level: number;
+}[];
+export type ManageUpAnswer = {
+  id: number;
+  nickname: string;
+  account: string;
+  phone: string | null;
+  pid: number | null;
+  role: string | null;
+  depth: number;
+}[];
+export type MenuAnswer = {
+  id: string;
+  icon?: string;
+  title: string;
+  routes: {
+    id?: string;
+    path?: string;
+    title?: string;
+    permission?: string;
+  }[];
+}[];
+export type PaySettingCertificatesAnswer = {
+  field: string;
+  format: "x509" | "private-key" | "pkcs12";
+  set: boolean;
+  problem: "ok" | "missing" | "unreadable";
+  info: {} | null;
+  days_left: number | null;
+}[];
+export type RecordHistoryAnswer = {
+  id?: number;
+  at?: string;
+  action?: string;
+  changes?: unknown;
+  actor_kind?: string;
+  actor_id?: number;
+  actor_name?: string | null;
+}[];
+export type RenovationHomeTypeAnswer = {
+  type: string;
+  label: string;
+  once: string[];
+}[];
+export type RenovationTypeAnswer = {
+  value: string;
+  label: string;
+  pages: number;
+}[];
+export type ServiceSettingTypeAnswer = {
+  value: string;
+  label: string;
+  entries: number;
+}[];
+export type StatisticsManageAnswer = {
+  id: number;
+  nickname: string;
+  devices: number;
+  turnover: number;
+  revenue: number;
+  withdrawable: number;
+}[];
+export type StatisticsTradeAnswer = {
+  day: string;
+  orders: number;
+  turnover: number;
+  refunds: number;
+  revenue: number;
+}[];
 
 /**
  * Every entity by name.
@@ -1382,6 +1484,274 @@ export interface VersionCheckInput {}
  * Installs the newest published version.
  */
 export interface VersionUpgradeInput {}
+export interface AffirmSecretKeyAnswer {
+  key_saved: 0 | 1;
+}
+export interface ApplicationChargeGetAnswer {
+  id: number;
+  name: string;
+  charge_type: "free" | "per_order" | "monthly";
+  charge_amount: number;
+}
+export interface ChecksnAnswer {
+  state: "licensed" | "trial" | "expired";
+  licensee?: string | null;
+  valid_until: string;
+  days_left: number;
+  key_saved: 0 | 1;
+}
+export interface GetOpenPluginsAnswer {
+  agent_id: number;
+  plugins: {
+    id: number;
+    code: string;
+    name: string;
+  }[];
+  setting: null | {
+    daily_max_amount: Money;
+    per_order_amount: Money;
+    application_ids: number[];
+  };
+}
+export interface GoodsImageAnswer {
+  url: string;
+}
+export interface LoginAnswer {
+  token: string;
+  expires_at: string;
+  user: {
+    id: number;
+    kind: "agent" | "operator";
+    nickname: string;
+    account: string;
+    agent_id: number;
+    is_admin: boolean;
+  };
+  permissions: string[];
+  menu: {
+    id: string;
+    icon?: string;
+    title: string;
+    routes: {
+      id?: string;
+      path?: string;
+      title?: string;
+      permission?: string;
+    }[];
+  }[];
+}
+export interface MachineApplicationPlanAnswer {
+  kind: "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";
+  entity: "channel_plan" | "charge_plan" | "charge_pile_plan" | "dryer_plan" | "car_wash_plan";
+  list: {
+    id: number;
+    title: string;
+  }[];
+}
+export interface MachineIccidAnswer {
+  id: number;
+  mac_name: string;
+  iccid: string | null;
+}
+export interface MachineImportCheckAnswer {
+  rows: number;
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
+export interface MachineImportConfirmAnswer {
+  rows: number;
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
+export interface MachineReplenishmentCheckAnswer {
+  machine_id: number;
+  mac_name: string;
+  stock_alert_quantity?: number;
+  lanes: {
+    channel_id: number;
+    channel_number: number;
+    goods_id?: number | null;
+    goods_name?: string | null;
+    pic_url?: string | null;
+    left: number;
+    count: number;
+    free: number;
+    shelf_status: number;
+    stock?: number | null;
+    low?: boolean;
+  }[];
+}
+export interface MachineReplenishmentGoodsAnswer {
+  count: number;
+  quantity: number;
+}
+export interface ManageProfitUserAnswer {
+  id: number;
+  settings: {
+    page_id: number;
+    profit_type: ProfitType;
+    percent?: Fraction;
+    amount?: Money;
+  }[];
+}
+export interface SaveSecretKeyAnswer {
+  state: "licensed" | "trial" | "expired";
+  licensee?: string | null;
+  valid_until: string;
+  days_left: number;
+  key_saved: 0 | 1;
+}
+export interface SettingNoAnswer {
+  site_name?: string;
+  logo?: string;
+  nav_title?: string;
+  currency?: "CNY" | "USD" | "KHR" | "THB";
+}
+export interface ShopCheckWifiAnswer {
+  entries: number;
+  enabled: number;
+  taken: string[];
+}
+export interface SnAnswer {
+  state: "licensed" | "trial" | "expired";
+  licensee?: string | null;
+  valid_until: string;
+  days_left: number;
+  key_saved: 0 | 1;
+}
+export interface StatisticsDealtAnswer {
+  /**
+   * How many, or -1 when the caller may not see that list.
+   */
+  refund_requests: number;
+  /**
+   * How many, or -1 when the caller may not see that list.
+   */
+  work_orders: number;
+  /**
+   * How many, or -1 when the caller may not see that list.
+   */
+  out_of_stock: number;
+  /**
+   * How many, or -1 when the caller may not see that list.
+   */
+  withdrawals: number;
+}
+export interface StatisticsLineMachineAnswer {
+  id: number[];
+  mac_name: string[];
+  kind: string[];
+  status: string[];
+  longitude: number[];
+  latitude: number[];
+}
+export interface StatisticsMachineAnswer {
+  machine_id: number;
+  day_money: number;
+  week_money: number;
+  month_money: number;
+  total_money: number;
+  total_number: number;
+  trend: {
+    day: string;
+    money: number;
+    orders: number;
+  }[];
+}
+export interface StatisticsOrderAnswer {
+  kinds: {
+    key: string | number;
+    orders: number;
+    turnover: number;
+  }[];
+  pay_types: {
+    key: string | number;
+    orders: number;
+    turnover: number;
+  }[];
+  statuses: {
+    key: string | number;
+    orders: number;
+    turnover: number;
+  }[];
+}
+export interface StatisticsTotalAnswer {
+  periods: {
+    today: {
+      orders: number;
+      turnover: number;
+      refunds: number;
+      revenue: number;
+    };
+    yesterday: {
+      orders: number;
+      turnover: number;
+      refunds: number;
+      revenue: number;
+    };
+    week: {
+      orders: number;
+      turnover: number;
+      refunds: number;
+      revenue: number;
+    };
+    month: {
+      orders: number;
+      turnover: number;
+      refunds: number;
+      revenue: number;
+    };
+  };
+  totals: {
+    orders: number;
+    turnover: number;
+    revenue: number;
+  };
+  devices: number;
+  team: number;
+  members: number;
+  /**
+   * Today's business day (YYYY-MM-DD).
+   */
+  day?: string;
+}
+export interface UploadAnswer {
+  url: string;
+}
+export interface UserInfoAnswer {
+  user: {
+    id: number;
+    kind: "agent" | "operator";
+    nickname: string;
+    account: string;
+    agent_id: number;
+    is_admin: boolean;
+  };
+  permissions: string[];
+}
+export interface VersionCheckAnswer {
+  version: string;
+  digits: number[];
+  latest?: string | null;
+  can_update: 0 | 1;
+}
+export interface VersionUpgradeAnswer {
+  version: string;
+}
 
 export type EntityName = keyof EntityMap;
 
@@ -1478,4 +1848,48 @@ export interface OperationInputs {
   "user-info": UserInfoInput;
   "version-check": VersionCheckInput;
   "version-upgrade": VersionUpgradeInput;
+}
+
+/** What an operation answers by call name, where its schema spells it out. */
+export interface OperationAnswers {
+  affirmSecretKey: AffirmSecretKeyAnswer;
+  "application-charge-get": ApplicationChargeGetAnswer;
+  checksn: ChecksnAnswer;
+  "get-open-plugins": GetOpenPluginsAnswer;
+  "goods-image": GoodsImageAnswer;
+  "goods-sku-coffee": GoodsSkuCoffeeAnswer;
+  login: LoginAnswer;
+  "machine-application-plan": MachineApplicationPlanAnswer;
+  "machine-iccid": MachineIccidAnswer;
+  "machine-import-check": MachineImportCheckAnswer;
+  "machine-import-confirm": MachineImportConfirmAnswer;
+  "machine-replenishment-check": MachineReplenishmentCheckAnswer;
+  "machine-replenishment-goods": MachineReplenishmentGoodsAnswer;
+  "manage-profit-page": ManageProfitPageAnswer;
+  "manage-profit-user": ManageProfitUserAnswer;
+  "manage-role-down": ManageRoleDownAnswer;
+  "manage-role-permission": ManageRolePermissionAnswer;
+  "manage-role-up": ManageRoleUpAnswer;
+  "manage-up": ManageUpAnswer;
+  menu: MenuAnswer;
+  "pay-setting-certificates": PaySettingCertificatesAnswer;
+  "record-history": RecordHistoryAnswer;
+  "renovation-home-type": RenovationHomeTypeAnswer;
+  "renovation-type": RenovationTypeAnswer;
+  saveSecretKey: SaveSecretKeyAnswer;
+  "service-setting-type": ServiceSettingTypeAnswer;
+  "setting-no": SettingNoAnswer;
+  "shop-check-wifi": ShopCheckWifiAnswer;
+  sn: SnAnswer;
+  "statistics-dealt": StatisticsDealtAnswer;
+  "statistics-line-machine": StatisticsLineMachineAnswer;
+  "statistics-machine": StatisticsMachineAnswer;
+  "statistics-manage": StatisticsManageAnswer;
+  "statistics-order": StatisticsOrderAnswer;
+  "statistics-total": StatisticsTotalAnswer;
+  "statistics-trade": StatisticsTradeAnswer;
+  upload: UploadAnswer;
+  "user-info": UserInfoAnswer;
+  "version-check": VersionCheckAnswer;
+  "version-upgrade": VersionUpgradeAnswer;
 }

@@ -42,6 +42,19 @@ describe("codegen:check", () => {
     }
   });
 
+  it("types an operation's answer from its schema, so that server and console share the change", async () => {
+    const checksn = readJson("schemas/operations/checksn.json");
+    checksn["x-operation"].answer.properties.seats = { type: "integer", minimum: 1 };
+    checksn["x-operation"].answer.required.push("seats");
+    writeJson("schemas/operations/checksn.json", checksn);
+    expect((await check(dir)).stale).toContain("src/generated/types.ts");
+    await write(dir);
+    const types = readFileSync(join(dir, "src/generated/types.ts"), "utf8");
+    const answer = /export interface ChecksnAnswer \{[^}]*\}/.exec(types)?.[0];
+    expect(answer).toMatch(/\n {2}seats: number;/);
+    expect(types).toMatch(/export interface OperationAnswers \{[^}]*\n {2}checksn: ChecksnAnswer;/);
+  });
+
   it("catches a translation key missing in one language", async () => {
     const thai = readJson("locales/th/order.json");
     delete thai.enum.pay_status.paid;

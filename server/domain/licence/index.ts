@@ -9,6 +9,7 @@ import { badRequest, HttpError } from "../../http/errors.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 import { issueSerial, readSerial } from "./serial.ts";
+import type { ChecksnAnswer } from "../../../src/generated/types.ts";
 
 export { issueSerial };
 
@@ -33,13 +34,8 @@ export const UNLICENSED_CALLS = new Set([
   "checksn",
 ]);
 
-export interface LicenceStatus {
-  state: "licensed" | "trial" | "expired";
-  licensee: string | null;
-  valid_until: string;
-  days_left: number;
-  key_saved: 0 | 1;
-}
+/** The licence as checksn, sn and saveSecretKey answer it (their answer schemas, one generated type). */
+export type LicenceStatus = ChecksnAnswer;
 
 async function stored(db: Queryable): Promise<{ key?: string; serial?: string; installed: number }> {
   const { rows } = await db.query<{ key: string; value: string }>(

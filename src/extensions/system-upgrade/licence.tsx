@@ -8,15 +8,8 @@ import { api, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import { formatDate } from "../../crud/format.ts";
 import { operationSchemas } from "../../generated/operations.ts";
+import type { ChecksnAnswer } from "../../generated/types.ts";
 import { fieldLabelKey, operationKeyBase } from "../../schema/keys.ts";
-
-export interface LicenceStatus {
-  state: "licensed" | "trial" | "expired";
-  licensee: string | null;
-  valid_until: string;
-  days_left: number;
-  key_saved: 0 | 1;
-}
 
 /** Within this many days of its end, the licence warns. */
 const WARN_DAYS = 30;
@@ -31,7 +24,7 @@ export function LicencePanel({ onLicensed }: { onLicensed?: () => void }) {
   const client = useQueryClient();
   const [keyForm] = Form.useForm<{ secret_key: string }>();
   const [serialForm] = Form.useForm<{ sn: string }>();
-  const status = useQuery({ queryKey: ["checksn"], queryFn: () => api<LicenceStatus>("checksn", ADMIN) });
+  const status = useQuery({ queryKey: ["checksn"], queryFn: () => api<ChecksnAnswer>("checksn", ADMIN) });
   const manage = allowed("version.upgrade");
   const required = (label: string) => [
     { required: true, whitespace: true, message: t("validation:required", { field: t(label) }) },
@@ -40,7 +33,7 @@ export function LicencePanel({ onLicensed }: { onLicensed?: () => void }) {
   /** Sends a form's value; the server's refusal lands on the field, the value stays for correcting. */
   const send = async <F extends object>(form: ReturnType<typeof Form.useForm<F>>[0], call: string, body: F) => {
     try {
-      const answer = await api<LicenceStatus>(call, { ...ADMIN, method: "POST", body });
+      const answer = await api<ChecksnAnswer>(call, { ...ADMIN, method: "POST", body });
       client.setQueryData(["checksn"], answer);
       return answer;
     } catch (error) {
