@@ -9,7 +9,9 @@ export interface QueryOptions {
   /**
    * The statement's best plan does not depend on its parameters' values (lookups by id) and it names the
    * columns it answers (no `*`, which a new column would change under a kept plan): on PostgreSQL it is
-   * prepared once per connection and its plan reused, where planning was most of its time.
+   * prepared once per connection, and PostgreSQL keeps one plan for it once that plan costs no more than
+   * the first five it made for the values given (so for the list's titles, where planning was most of
+   * their time).
    */
   samePlan?: boolean;
 }
