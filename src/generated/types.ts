@@ -1727,7 +1727,7 @@ export interface StatisticsTotalAnswer {
   /**
    * Today's business day (YYYY-MM-DD).
    */
-  day?: string;
+  day: string;
 }
 export interface UploadAnswer {
   url: string;

@@ -7,7 +7,8 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ApiError } from "../../app/api.ts";
-import { queries, type Points } from "./queries.ts";
+import type { StatisticsLineMachineAnswer } from "../../generated/types.ts";
+import { queries } from "./queries.ts";
 import { Chart } from "./chart.tsx";
 import countries from "./countries.geo.json" with { type: "json" };
 import { CHART_FONT, echarts, loadFontsFor } from "./echarts.ts";
@@ -41,7 +42,7 @@ function registerOutlines() {
 }
 
 /** The view that fits every point (or the business's region when there are none). */
-function bounds(points: Points): { center: [number, number]; span: number } {
+function bounds(points: StatisticsLineMachineAnswer): { center: [number, number]; span: number } {
   if (points.id.length === 0) return { center: [104.5, 12.5], span: 12 };
   // A loop, not Math.min(...list): 100,000 arguments would overflow the call stack.
   const lng = [Infinity, -Infinity];

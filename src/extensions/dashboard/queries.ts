@@ -5,39 +5,15 @@ import { queryOptions, type FetchQueryOptions, type QueryClient } from "@tanstac
 import i18n from "i18next";
 import { api } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
-import type { TODO_LINKS } from "./links.ts";
+import type {
+  StatisticsDealtAnswer,
+  StatisticsLineMachineAnswer,
+  StatisticsOrderAnswer,
+  StatisticsTotalAnswer,
+  StatisticsTradeAnswer,
+} from "../../generated/types.ts";
 
-export interface Figures {
-  orders: number;
-  turnover: number;
-  refunds: number;
-  revenue: number;
-}
-export interface Totals {
-  periods: Record<"today" | "yesterday" | "week" | "month", Figures>;
-  totals: { orders: number; turnover: number; revenue: number };
-  devices: number;
-  team: number;
-  members: number;
-  day: string;
-}
-export interface TradeDay extends Figures {
-  day: string;
-}
-export interface Mix {
-  key: string | number;
-  orders: number;
-  turnover: number;
-}
 export type DataRow = Record<string, unknown> & { id: number };
-export interface Points {
-  id: number[];
-  mac_name: string[];
-  kind: string[];
-  status: string[];
-  longitude: number[];
-  latitude: number[];
-}
 export type Days = 7 | 30 | 90;
 
 /** The namespaces the dashboard and its map translate with. */
@@ -64,25 +40,25 @@ export const queries = {
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "total"],
-      queryFn: () => api<Totals>("statistics-total"),
+      queryFn: () => api<StatisticsTotalAnswer>("statistics-total"),
     }),
   trade: (days: Days) =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "trade", days],
-      queryFn: () => api<TradeDay[]>("statistics-trade", { query: { days } }),
+      queryFn: () => api<StatisticsTradeAnswer>("statistics-trade", { query: { days } }),
     }),
   mix: (days: Days) =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "order", days],
-      queryFn: () => api<{ kinds: Mix[]; pay_types: Mix[]; statuses: Mix[] }>("statistics-order", { query: { days } }),
+      queryFn: () => api<StatisticsOrderAnswer>("statistics-order", { query: { days } }),
     }),
   todo: () =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "dealt"],
-      queryFn: () => api<Record<keyof typeof TODO_LINKS, number>>("statistics-dealt"),
+      queryFn: () => api<StatisticsDealtAnswer>("statistics-dealt"),
     }),
   team: () =>
     queryOptions({
@@ -103,7 +79,7 @@ export const queries = {
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "line-machine"],
-      queryFn: () => api<Points>("statistics-line-machine"),
+      queryFn: () => api<StatisticsLineMachineAnswer>("statistics-line-machine"),
     }),
 };
 
