@@ -62,6 +62,13 @@ function compiled(key: string, build: () => JsonSchemaNode): ValidateFunction {
 /** An operation's input validator: its schema file as it is. */
 export const operationValidator = (call: string): ValidateFunction => ajv.getSchema(call)!;
 
+/** What an operation must answer, where its schema spells it out (`x-operation.answer` as a schema). */
+export function answerValidator(call: string): ValidateFunction | undefined {
+  const answer = operationSchemas[call as keyof typeof operationSchemas]?.["x-operation"].answer;
+  if (typeof answer !== "object") return undefined;
+  return compiled(`${call}#answer`, () => ({ $ref: `${call}#/x-operation/answer` }));
+}
+
 /**
  * create: the schema as is. update: write-only fields (passwords, secrets) may be left out to keep
  * them; server-managed ones (read-only, states) and immutable ones (fixed at creation, possibly empty

@@ -50,6 +50,12 @@ export interface AppOptions {
   timeouts?: Partial<typeof TIMEOUTS>;
   /** How long a session read is trusted (default SESSION_TRUST_MS) and the clock it is timed by. */
   sessions?: ConstructorParameters<typeof Sessions>[1];
+  /**
+   * Checks every operation's answer against the answer its schema declares (the source of the generated
+   * `<Call>Answer` types) and fails the call with a 500 when they differ: on in the tests, so that the types
+   * the console relies on stay true; off in production, where it would only cost time.
+   */
+  checkAnswers?: boolean;
 }
 
 /**
@@ -280,7 +286,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.sendFile("index.html");
   });
 
-  registerRoutes(app, areas, { maxUploadBytes: MAX_UPLOAD_BYTES });
+  registerRoutes(app, areas, { maxUploadBytes: MAX_UPLOAD_BYTES, checkAnswers: options.checkAnswers });
   for (const area of areas) await area.setup?.(app, db);
 
   if (serveConsole) {

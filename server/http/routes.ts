@@ -18,7 +18,7 @@ import { sendExport } from "../entities/export.ts";
 import { models, modelOf, type EntityModel } from "../entities/model.ts";
 import { oneId, parseIds, parseListQuery } from "../entities/query.ts";
 import type { ListQuery } from "../entities/repository.ts";
-import { assertValid, operationValidator, type Labelled } from "../entities/validation.ts";
+import { answerValidator, assertValid, operationValidator, type Labelled } from "../entities/validation.ts";
 import { badRequest } from "./errors.ts";
 import { translate } from "./i18n.ts";
 import { ok } from "./envelope.ts";
@@ -148,14 +148,19 @@ function queryInput(operation: JsonSchemaOperation, query: Record<string, unknow
   return input;
 }
 
+/** An answer that is not what its operation's schema says (checkAnswers): the server's fault, a 500. */
+export class AnswerMismatchError extends Error {}
+
 function operationRoute(
   operation: JsonSchemaOperation,
   handler: Handler<never>,
+  checkAnswers: boolean,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   const x = operation["x-operation"];
   const labels = labelsOf(operation);
   const target = { ...labels, schema: operation };
   const validate = operationValidator(operation.$id);
+  const validateAnswer = checkAnswers ? answerValidator(operation.$id) : undefined;
   const pageOf: EntityModel | undefined = x.answer === "page" && x.entity ? modelOf(x.entity) : undefined;
   const inTx = x.transaction ? x.transaction === "call" : x.method !== "GET";
   return async (request, reply) => {
@@ -182,6 +187,14 @@ function operationRoute(
       return handler({ ctx, input: input as never, list, request, reply });
     };
     const data = inTx ? await inTransaction(ctx, run) : await run(ctx);
+    if (validateAnswer && !validateAnswer(data)) {
+      const problems = validateAnswer.errors!.map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
+      const error = new AnswerMismatchError(
+        `${operation.$id} answered what schemas/operations/${operation.$id}.json does not declare: ${problems.join("; ")}`,
+      );
+      console.error(error.message); // the 500 itself says nothing of the server's insides
+      throw error;
+    }
     return x.answer === "file" ? reply : ok(data ?? null);
   };
 }
@@ -232,7 +245,14 @@ function entityRoute(model: EntityModel, kind: CallKind) {
 
 // ---------------------------------------------------------------- the loop
 
-export function registerRoutes(app: FastifyInstance, areas: Area[], options: { maxUploadBytes: number }): void {
+export interface RouteOptions {
+  maxUploadBytes: number;
+  /** Each operation's answer is checked against the answer its schema declares (AppOptions.checkAnswers). */
+  checkAnswers?: boolean;
+}
+
+export function registerRoutes(app: FastifyInstance, areas: Area[], options: RouteOptions): void {
+  const check = options.checkAnswers ?? false;
   const handlers = pairHandlers(areas);
   for (const model of models.values()) {
     for (const [kind, call] of Object.entries(model.x.calls) as [CallKind, string][]) {
@@ -260,7 +280,7 @@ export function registerRoutes(app: FastifyInstance, areas: Area[], options: { m
       method: x.method,
       url: urlOf(x.basePath, operation.$id),
       config: { access: x.permission },
-      handler: operationRoute(operation, handlers.get(operation.$id as OperationCall)!),
+      handler: operationRoute(operation, handlers.get(operation.$id as OperationCall)!, check),
     });
   }
   // Multipart only on the calls that take a file: every other route keeps the JSON body and its limit.
@@ -273,7 +293,7 @@ export function registerRoutes(app: FastifyInstance, areas: Area[], options: { m
         scope.post(
           urlOf(operation["x-operation"].basePath, operation.$id),
           { config: { access: operation["x-operation"].permission } },
-          operationRoute(operation, handlers.get(operation.$id as OperationCall)!),
+          operationRoute(operation, handlers.get(operation.$id as OperationCall)!, check),
         );
     });
 }

@@ -76,33 +76,32 @@ export type ManageUpAnswer = {
   role: string | null;
   depth: number;
 }[];
-export type MenuAnswer = {
-  id: string;
-  icon?: string;
-  title: string;
-  routes: {
-    id?: string;
-    path?: string;
-    title?: string;
-    permission?: string;
-  }[];
-}[];
+export type MenuAnswer = MenuGroup[];
 export type PaySettingCertificatesAnswer = {
   field: string;
   format: "x509" | "private-key" | "pkcs12";
   set: boolean;
   problem: "ok" | "missing" | "unreadable";
-  info: {} | null;
+  info: {
+    format: "x509" | "private-key" | "pkcs12";
+    subject?: string;
+    issuer?: string;
+    fingerprint: string;
+    valid_from?: string;
+    valid_to?: string;
+    key?: string;
+    locked?: boolean;
+  } | null;
   days_left: number | null;
 }[];
 export type RecordHistoryAnswer = {
-  id?: number;
-  at?: string;
-  action?: string;
-  changes?: unknown;
-  actor_kind?: string;
-  actor_id?: number;
-  actor_name?: string | null;
+  id: number;
+  at: string;
+  action: string;
+  changes: {} | null;
+  actor_kind: string;
+  actor_id: number | null;
+  actor_name: string | null;
 }[];
 export type RenovationHomeTypeAnswer = {
   type: string;
@@ -1006,6 +1005,31 @@ export interface Withdrawal {
   refuse_reason?: string;
 }
 /**
+ * A period's home figures (statistics-total): orders placed, turnover of its paid orders, refunds, and revenue from the ledger, amounts in cents.
+ */
+export interface PeriodFigures {
+  orders: number;
+  turnover: number;
+  refunds: number;
+  revenue: number;
+}
+/**
+ * A group of the console's menu as the caller may see it: its routes filtered by permission, labelled by translation key and titled in the caller's language.
+ */
+export interface MenuGroup {
+  id: string;
+  icon: string;
+  label: string;
+  title: string;
+  routes: {
+    id: string;
+    path: string;
+    label: string;
+    title: string;
+    permission: string;
+  }[];
+}
+/**
  * Whether the licence's secret key is saved (the serial service). The key itself is never answered.
  */
 export interface AffirmSecretKeyInput {}
@@ -1528,17 +1552,7 @@ export interface LoginAnswer {
     is_admin: boolean;
   };
   permissions: string[];
-  menu: {
-    id: string;
-    icon?: string;
-    title: string;
-    routes: {
-      id?: string;
-      path?: string;
-      title?: string;
-      permission?: string;
-    }[];
-  }[];
+  menu: MenuGroup[];
 }
 export interface MachineApplicationPlanAnswer {
   kind: "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";
@@ -1580,19 +1594,19 @@ export interface MachineImportConfirmAnswer {
 export interface MachineReplenishmentCheckAnswer {
   machine_id: number;
   mac_name: string;
-  stock_alert_quantity?: number;
+  stock_alert_quantity: number;
   lanes: {
     channel_id: number;
     channel_number: number;
-    goods_id?: number | null;
-    goods_name?: string | null;
-    pic_url?: string | null;
+    goods_id: number | null;
+    goods_name: string | null;
+    pic_url: string | null;
     left: number;
     count: number;
     free: number;
     shelf_status: number;
-    stock?: number | null;
-    low?: boolean;
+    stock: number | null;
+    low: boolean;
   }[];
 }
 export interface MachineReplenishmentGoodsAnswer {
@@ -1691,30 +1705,10 @@ export interface StatisticsOrderAnswer {
 }
 export interface StatisticsTotalAnswer {
   periods: {
-    today: {
-      orders: number;
-      turnover: number;
-      refunds: number;
-      revenue: number;
-    };
-    yesterday: {
-      orders: number;
-      turnover: number;
-      refunds: number;
-      revenue: number;
-    };
-    week: {
-      orders: number;
-      turnover: number;
-      refunds: number;
-      revenue: number;
-    };
-    month: {
-      orders: number;
-      turnover: number;
-      refunds: number;
-      revenue: number;
-    };
+    today: PeriodFigures;
+    yesterday: PeriodFigures;
+    week: PeriodFigures;
+    month: PeriodFigures;
   };
   totals: {
     orders: number;
@@ -1746,7 +1740,7 @@ export interface UserInfoAnswer {
 export interface VersionCheckAnswer {
   version: string;
   digits: number[];
-  latest?: string | null;
+  latest: string | null;
   can_update: 0 | 1;
 }
 export interface VersionUpgradeAnswer {

@@ -1,7 +1,7 @@
 // Every call the server answers is declared, every declared call is served, and the OpenAPI document
 // lists exactly those, both ways. SPEC section 7's list is held against what is served: the calls still
 // missing are named here, so the count falls visibly as the work lands.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import openapi from "../../src/generated/openapi.json" with { type: "json" };
 import { buildApp } from "../../server/http/app.ts";
 import { declaredCalls } from "../../server/http/routes.ts";
@@ -78,5 +78,47 @@ describe("pairing operations with their handlers", () => {
     const goodsDown = domainAreas({}).find((a) => a.name === "goods")!.handlers["goods-down"]!;
     areas[0] = { ...areas[0], handlers: { ...areas[0].handlers, "goods-down": goodsDown } };
     await expect(buildApp({ db: t.db, areas })).rejects.toThrow(/handler "goods-down" is declared in area "goods"/);
+  });
+});
+
+describe("answers as their schemas declare them", () => {
+  // version-check declares version, digits (required), latest and can_update; this one leaves digits out.
+  const drifted = (): Area[] =>
+    domainAreas({}).map((area) => {
+      const real = area.handlers["version-check"];
+      if (!real) return area;
+      const handler = async (...args: Parameters<typeof real>) => {
+        const { digits: _digits, ...rest } = (await real(...args)) as Record<string, unknown>;
+        return rest;
+      };
+      return { ...area, handlers: { ...area.handlers, "version-check": handler as typeof real } };
+    });
+
+  it("fails a call whose answer differs from its schema when answers are checked, naming what differs", async () => {
+    const app = await buildApp({ db: t.db, areas: drifted(), checkAnswers: true });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const response = await app.inject({ method: "GET", url: "/merchant/version-check" });
+      expect(response.statusCode).toBe(500);
+      expect(response.body).not.toContain("digits"); // the caller is not told the server's insides
+      expect(logged).toHaveBeenCalledWith(
+        "version-check answered what schemas/operations/version-check.json does not declare: / must have required property 'digits'",
+      );
+    } finally {
+      logged.mockRestore();
+      await app.close();
+    }
+  });
+
+  it("answers the same call as it is when answers are not checked (production), and a true answer either way", async () => {
+    const unchecked = await buildApp({ db: t.db, areas: drifted() });
+    const response = await unchecked.inject({ method: "GET", url: "/merchant/version-check" });
+    await unchecked.close();
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data).not.toHaveProperty("digits");
+
+    const checked = await t.app.inject({ method: "GET", url: "/merchant/version-check" });
+    expect(checked.statusCode).toBe(200);
+    expect(checked.json().data.digits).toEqual(expect.any(Array));
   });
 });

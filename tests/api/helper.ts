@@ -114,7 +114,7 @@ export async function createTestApp(): Promise<TestApp> {
     `insert into "operator" (nickname, account, password, refill, agent_id, agent_path) values ('Operator A', 'operator_a', $1, 1, $2, $3) returning id`,
     [demo123, a.id, a.path],
   );
-  const app = await buildApp({ db });
+  const app = await buildApp({ db, checkAnswers: true });
   const passwords: Record<string, string> = { admin: "admin123" };
   return {
     app,

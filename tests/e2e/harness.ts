@@ -34,7 +34,7 @@ export async function startConsole(): Promise<Console> {
   const db = await openPglite();
   await migrate(db);
   await seedDemo(db, { orders: 3000 });
-  const app = await buildApp({ db, consoleDir: join(ROOT, "dist/console") });
+  const app = await buildApp({ db, consoleDir: join(ROOT, "dist/console"), checkAnswers: true });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
