@@ -1,6 +1,7 @@
 // The one client of the /merchant API (DESIGN §4): JSON in, the { code, message, data } envelope
 // out, the headers every call carries, and one error type for everything that is not a 200.
 import i18n from "i18next";
+import type { OperationAnswers } from "../generated/types.ts";
 import { token } from "./session.ts";
 
 export interface FieldError {
@@ -91,15 +92,24 @@ async function failure(response: Response): Promise<ApiError> {
   );
 }
 
-/** Calls the API and answers the envelope's data; throws ApiError otherwise. */
 /** HTTP 402: the system's licence has expired (SPEC §4); the shell shows the expired page. */
 const EXPIRED = 402;
 
-export async function api<T>(call: string, options: CallOptions = {}): Promise<T> {
+/** A call whose answer its operation's schema declares: the answer is typed by the call's name. */
+export type DeclaredCall = keyof OperationAnswers;
+
+/**
+ * Calls the API and answers the envelope's data; throws ApiError otherwise. A call whose answer its schema
+ * declares is typed from it (src/generated/types.ts, which the API tests hold the server to); any other
+ * call (an entity's, or an operation answering a record or a page) takes the type its caller gives.
+ */
+export async function api<C extends DeclaredCall>(call: C, options?: CallOptions): Promise<OperationAnswers[C]>;
+export async function api<T>(call: string, options?: CallOptions): Promise<T>;
+export async function api(call: string, options: CallOptions = {}): Promise<unknown> {
   const response = await send(call, options);
   if (response.status === EXPIRED) window.dispatchEvent(new Event("system-expired"));
   if (!response.ok) throw await failure(response);
-  const envelope = (await response.json()) as { code: number; message: string; data: T };
+  const envelope = (await response.json()) as { code: number; message: string; data: unknown };
   if (envelope.code !== 200) throw new ApiError(envelope.code, envelope.message);
   return envelope.data;
 }
@@ -137,16 +147,28 @@ export async function download(call: string, query: Query): Promise<void> {
  * Posts one file (multipart, part "file") to a call and answers the envelope's data, reporting the
  * upload's progress (0 to 1): XMLHttpRequest, since fetch reports none.
  */
+export function postFile<C extends DeclaredCall>(
+  call: C,
+  file: Blob,
+  name: string,
+  onProgress?: (fraction: number) => void,
+): Promise<OperationAnswers[C]>;
 export function postFile<T>(
   call: string,
   file: Blob,
   name: string,
   onProgress?: (fraction: number) => void,
-): Promise<T> {
+): Promise<T>;
+export function postFile(
+  call: string,
+  file: Blob,
+  name: string,
+  onProgress?: (fraction: number) => void,
+): Promise<unknown> {
   const { Authorization, Locale, Source } = headers() as Record<string, string>;
   const form = new FormData();
   form.append("file", file, name);
-  return new Promise<T>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open("POST", `/merchant/${call}`);
     for (const [key, value] of Object.entries({ Locale, Source, Authorization }))
@@ -163,7 +185,7 @@ export function postFile<T>(
       } catch {
         envelope = null;
       }
-      if (request.status === 200 && envelope?.code === 200) resolve(envelope.data as T);
+      if (request.status === 200 && envelope?.code === 200) resolve(envelope.data);
       else
         reject(
           new ApiError(

@@ -1,28 +1,14 @@
 // What the console keeps in local storage between visits: the session from login (token, user,
 // permissions, menu), the open tabs, the language and the version the console last ran against.
 // Logging out clears everything but the version (SPEC §2) and the language the user chose.
-import type { MenuGroup } from "../generated/resources.ts";
+import type { LoginAnswer, MenuAnswer } from "../generated/types.ts";
 import { STORAGE_KEY as LANGUAGE_KEY } from "./i18n.ts";
 
-export interface SessionUser {
-  id: number;
-  kind: "agent" | "operator";
-  nickname: string;
-  account: string;
-  agent_id: number | null;
-  is_admin: boolean;
-}
+/** The session as login answers it (its schema, held to the server by the API tests). */
+export type Session = LoginAnswer;
 
-/** The menu as login and the `menu` call answer it: the generated menu, filtered by permission. */
-export type { MenuGroup } from "../generated/resources.ts";
-
-export interface Session {
-  token: string;
-  expires_at: string;
-  user: SessionUser;
-  permissions: string[];
-  menu: MenuGroup[];
-}
+/** A menu group as login and the `menu` call answer it: the generated menu, filtered by permission. */
+export type MenuGroup = MenuAnswer[number];
 
 const KEYS = {
   token: "merchant_token",

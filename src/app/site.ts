@@ -1,15 +1,12 @@
 // The site's public name and logo (setting-no), shown on the login page and in the side bar. Asked
 // once per page load; the login page has no query cache, so this keeps its own.
 import { useEffect, useState } from "react";
+import type { SettingNoAnswer } from "../generated/types.ts";
 import { api } from "./api.ts";
 import { setCurrency } from "../crud/format.ts";
 
-export interface SiteInfo {
-  site_name?: string;
-  logo?: string;
-  /** The currency every amount is shown in (ISO 4217). */
-  currency?: string;
-}
+/** The site's name, logo, navigation title and the currency every amount is shown in (ISO 4217). */
+export type SiteInfo = SettingNoAnswer;
 
 let pending: Promise<SiteInfo | undefined> | undefined;
 
@@ -17,7 +14,7 @@ export function useSite(): SiteInfo | undefined {
   const [site, setSite] = useState<SiteInfo>();
   useEffect(() => {
     let live = true;
-    pending ??= api<SiteInfo>("setting-no")
+    pending ??= api("setting-no")
       .then((info) => {
         setCurrency(info?.currency);
         return info;

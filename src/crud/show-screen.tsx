@@ -30,18 +30,9 @@ export const historyKey = (entity: string, id: number) => ["record-history", ent
 const historyQuery = (entity: string, id: number) =>
   queryOptions({
     queryKey: historyKey(entity, id),
-    queryFn: () => api<HistoryEntry[]>("record-history", { query: { entity, id } }),
+    queryFn: () => api("record-history", { query: { entity, id } }),
     staleTime: WITH_RECORD_FRESH_MS,
   });
-
-interface HistoryEntry {
-  id: number;
-  at: string;
-  action: string;
-  changes: Record<string, unknown> | null;
-  actor_kind: string;
-  actor_name: string | null;
-}
 
 export function ShowScreen({ resource: identifier }: { resource: string }) {
   const { t, i18n } = useTranslation();

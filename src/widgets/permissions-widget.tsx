@@ -7,14 +7,11 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../app/api.ts";
 import { entitySchemas } from "../generated/schemas.ts";
+import type { ManageRolePermissionAnswer } from "../generated/types.ts";
 
 const ENTITIES = Object.keys(entitySchemas);
 
-interface PermissionKey {
-  key: string;
-  entity: string;
-  operation: string;
-}
+type PermissionKey = ManageRolePermissionAnswer[number];
 
 export function PermissionsWidget({ id, value, onChange, disabled, readonly }: WidgetProps) {
   // Every entity's name labels a group: load all their namespaces (suspends until loaded).
@@ -22,7 +19,7 @@ export function PermissionsWidget({ id, value, onChange, disabled, readonly }: W
   const [search, setSearch] = useState("");
   const keys = useQuery({
     queryKey: ["manage-role-permission"],
-    queryFn: () => api<PermissionKey[]>("manage-role-permission"),
+    queryFn: () => api("manage-role-permission"),
     staleTime: Infinity,
   });
   const chosen = new Set((value as string[] | undefined) ?? []);

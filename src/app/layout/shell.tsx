@@ -40,7 +40,7 @@ export function Shell() {
 
   useEffect(() => preloadScreens(), []);
   useEffect(() => {
-    void api<MenuGroup[]>("menu")
+    void api("menu")
       .then((fresh) => {
         saveMenu(fresh);
         setMenu(fresh);

@@ -2,13 +2,13 @@
 // clears local storage except the stored version and language, and the guard needs only a token.
 import type { AuthProvider } from "@refinedev/core";
 import { api, ApiError } from "../api.ts";
-import { clearSession, currentSession, saveSession, token, type Session } from "../session.ts";
+import { clearSession, currentSession, saveSession, token } from "../session.ts";
 import { recordVersion } from "../version-check.ts";
 
 export const authProvider: AuthProvider = {
   async login({ account, password }: { account: string; password: string }) {
     try {
-      const session = await api<Session>("login", { method: "POST", body: { account, password } });
+      const session = await api("login", { method: "POST", body: { account, password } });
       saveSession(session);
       await recordVersion();
       return { success: true, redirectTo: "/" };

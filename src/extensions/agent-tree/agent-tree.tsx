@@ -9,15 +9,6 @@ import { Link } from "react-router";
 import { api, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 
-interface Superior {
-  id: number;
-  nickname: string;
-  account: string;
-  phone: string | null;
-  role: string | null;
-  depth: number;
-}
-
 interface Subordinate {
   id: number;
   nickname: string;
@@ -34,7 +25,7 @@ export function AgentTreePanel({ record }: { record: Record<string, unknown> }) 
   const { t } = useTranslation(["common", "agent"]);
   const up = useQuery({
     queryKey: ["manage-up", id],
-    queryFn: () => api<Superior[]>("manage-up", { query: { id } }),
+    queryFn: () => api("manage-up", { query: { id } }),
   });
   const down = useQuery({
     queryKey: ["manage-direct-down", id],

@@ -73,9 +73,9 @@ export function AgentWizard({ route }: ExtensionProps) {
 
   const roles = useQuery({
     queryKey: ["manage-role-down", 1],
-    queryFn: () => api<Option[]>("manage-role-down", { query: { force_down: 1 } }),
+    queryFn: () => api("manage-role-down", { query: { force_down: 1 } }),
   });
-  const parentRoles = useQuery({ queryKey: ["manage-role-down", 0], queryFn: () => api<Option[]>("manage-role-down") });
+  const parentRoles = useQuery({ queryKey: ["manage-role-down", 0], queryFn: () => api("manage-role-down") });
   const superiors = useQuery({
     queryKey: ["manage-pid-list", search],
     queryFn: () => api<Option[]>("manage-pid-list", { query: { keyword: search || undefined } }),

@@ -5,13 +5,6 @@ import { queryOptions, type FetchQueryOptions, type QueryClient } from "@tanstac
 import i18n from "i18next";
 import { api } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
-import type {
-  StatisticsDealtAnswer,
-  StatisticsLineMachineAnswer,
-  StatisticsOrderAnswer,
-  StatisticsTotalAnswer,
-  StatisticsTradeAnswer,
-} from "../../generated/types.ts";
 
 export type DataRow = Record<string, unknown> & { id: number };
 export type Days = 7 | 30 | 90;
@@ -40,31 +33,31 @@ export const queries = {
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "total"],
-      queryFn: () => api<StatisticsTotalAnswer>("statistics-total"),
+      queryFn: () => api("statistics-total"),
     }),
   trade: (days: Days) =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "trade", days],
-      queryFn: () => api<StatisticsTradeAnswer>("statistics-trade", { query: { days } }),
+      queryFn: () => api("statistics-trade", { query: { days } }),
     }),
   mix: (days: Days) =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "order", days],
-      queryFn: () => api<StatisticsOrderAnswer>("statistics-order", { query: { days } }),
+      queryFn: () => api("statistics-order", { query: { days } }),
     }),
   todo: () =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "dealt"],
-      queryFn: () => api<StatisticsDealtAnswer>("statistics-dealt"),
+      queryFn: () => api("statistics-dealt"),
     }),
   team: () =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "manage"],
-      queryFn: () => api<DataRow[]>("statistics-manage"),
+      queryFn: () => api("statistics-manage"),
     }),
   pending: () =>
     queryOptions({
@@ -79,7 +72,7 @@ export const queries = {
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "line-machine"],
-      queryFn: () => api<StatisticsLineMachineAnswer>("statistics-line-machine"),
+      queryFn: () => api("statistics-line-machine"),
     }),
 };
 

@@ -112,7 +112,7 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
   const [triedSave, setTriedSave] = useState(false);
   const palette = useQuery({
     queryKey: ["renovation-home-type"],
-    queryFn: () => api<{ type: ModuleType; label: string }[]>("renovation-home-type"),
+    queryFn: () => api("renovation-home-type"),
   });
   const labelOf = (type: string) =>
     palette.data?.find((p) => p.type === type)?.label ?? t(`common:layoutModules.${type}`);

@@ -9,21 +9,11 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { download, postFile, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
+import type { MachineImportCheckAnswer } from "../../generated/types.ts";
 
-interface Problem {
-  row: number;
-  column: string;
-  field: string;
-  message: string;
-}
-
-export interface ImportAnswer {
-  rows: number;
-  created: number;
-  skipped: number;
-  problem_count: number;
-  problems: Problem[];
-}
+/** What the check and the import answer alike (their schemas declare the same shape). */
+type ImportAnswer = MachineImportCheckAnswer;
+type Problem = ImportAnswer["problems"][number];
 
 type Stage =
   | { step: "upload" }
@@ -58,7 +48,7 @@ export function MachineImport() {
     setError(undefined);
     setStage({ step: "uploading", name: file.name, progress: 0 });
     try {
-      const answer = await postFile<ImportAnswer>("machine-import-check", file, file.name, (progress) =>
+      const answer = await postFile("machine-import-check", file, file.name, (progress) =>
         setStage({ step: "uploading", name: file.name, progress }),
       );
       setStage({ step: "checked", file, answer });
@@ -72,7 +62,7 @@ export function MachineImport() {
     setError(undefined);
     setStage({ step: "confirming", file, answer: checked });
     try {
-      const answer = await postFile<ImportAnswer>("machine-import-confirm", file, file.name);
+      const answer = await postFile("machine-import-confirm", file, file.name);
       setStage({ step: "done", answer });
     } catch (e) {
       const refused = e as ApiError;

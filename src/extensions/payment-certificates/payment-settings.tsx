@@ -29,29 +29,19 @@ import { api, postFile, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import { formatDate } from "../../crud/format.ts";
 import { entityView } from "../../crud/model.ts";
+import type { PaySettingCertificatesAnswer } from "../../generated/types.ts";
 import { MASK } from "../../schema/constants.ts";
 
 type Data = Record<string, unknown>;
 
-interface CertificateInfo {
-  format: "x509" | "private-key" | "pkcs12";
-  subject?: string;
-  issuer?: string;
-  fingerprint: string;
-  valid_to?: string;
-  key?: string;
-  locked?: boolean;
-  /** Whole days until it expires, as the server counts them (only for a just-uploaded file). */
-  days_left?: number | null;
-}
+/** A certificate field as pay-setting-certificates answers it. */
+type StoredCertificate = PaySettingCertificatesAnswer[number];
 
-interface StoredCertificate {
-  field: string;
-  set: boolean;
-  problem: "ok" | "missing" | "unreadable";
-  info: CertificateInfo | null;
-  days_left: number | null;
-}
+/**
+ * A certificate's description: as stored (pay-setting-certificates) or as just uploaded (the upload answers
+ * it with the whole days until it expires, as the server counts them).
+ */
+type CertificateInfo = NonNullable<StoredCertificate["info"]> & { days_left?: number | null };
 
 /** The sections, by the fields' name prefix; each field is laid out as its schema says. */
 const SECTIONS = [
@@ -79,7 +69,7 @@ export function PaymentSettings() {
   const settings = useQuery({ queryKey: ["pay-setting-get"], queryFn: () => api<Data>("pay-setting-get") });
   const stored = useQuery({
     queryKey: ["pay-setting-certificates"],
-    queryFn: () => api<StoredCertificate[]>("pay-setting-certificates"),
+    queryFn: () => api("pay-setting-certificates"),
   });
 
   const required = new Set(view.schema.required ?? []);

@@ -10,27 +10,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
+import type { MachineReplenishmentCheckAnswer } from "../../generated/types.ts";
 
-export interface Lane {
-  channel_id: number;
-  channel_number: number;
-  goods_id: number | null;
-  goods_name: string | null;
-  pic_url: string | null;
-  left: number;
-  count: number;
-  free: number;
-  shelf_status: number;
-  stock: number | null;
-  low: boolean;
-}
-
-interface Check {
-  machine_id: number;
-  mac_name: string;
-  stock_alert_quantity: number;
-  lanes: Lane[];
-}
+/** A lane as machine-replenishment-check answers it (its schema, held to the server by the API tests). */
+export type Lane = MachineReplenishmentCheckAnswer["lanes"][number];
 
 export const lanesKey = (machineId: number) => ["restock-lanes", machineId];
 
@@ -52,11 +35,11 @@ export function RestockGrid({ machineId }: { machineId: number }) {
   const mayRestock = allowed("machine.replenish");
   const query = useQuery({
     queryKey: lanesKey(machineId),
-    queryFn: () => api<Check>("machine-replenishment-check", { method: "POST", body: { id: machineId } }),
+    queryFn: () => api("machine-replenishment-check", { method: "POST", body: { id: machineId } }),
   });
 
   const restock = async (body: Record<string, unknown>) => {
-    const result = await api<{ count: number; quantity: number }>("machine-replenishment-goods", {
+    const result = await api("machine-replenishment-goods", {
       method: "POST",
       body: { id: machineId, ...body },
     });

@@ -24,16 +24,20 @@ export function LicencePanel({ onLicensed }: { onLicensed?: () => void }) {
   const client = useQueryClient();
   const [keyForm] = Form.useForm<{ secret_key: string }>();
   const [serialForm] = Form.useForm<{ sn: string }>();
-  const status = useQuery({ queryKey: ["checksn"], queryFn: () => api<ChecksnAnswer>("checksn", ADMIN) });
+  const status = useQuery({ queryKey: ["checksn"], queryFn: () => api("checksn", ADMIN) });
   const manage = allowed("version.upgrade");
   const required = (label: string) => [
     { required: true, whitespace: true, message: t("validation:required", { field: t(label) }) },
   ];
 
   /** Sends a form's value; the server's refusal lands on the field, the value stays for correcting. */
-  const send = async <F extends object>(form: ReturnType<typeof Form.useForm<F>>[0], call: string, body: F) => {
+  const send = async <F extends object>(
+    form: ReturnType<typeof Form.useForm<F>>[0],
+    call: "saveSecretKey" | "sn",
+    body: F,
+  ) => {
     try {
-      const answer = await api<ChecksnAnswer>(call, { ...ADMIN, method: "POST", body });
+      const answer: ChecksnAnswer = await api(call, { ...ADMIN, method: "POST", body });
       client.setQueryData(["checksn"], answer);
       return answer;
     } catch (error) {

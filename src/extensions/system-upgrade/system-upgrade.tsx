@@ -10,12 +10,6 @@ import { allowed } from "../../app/providers/access-control.ts";
 import { formatDateTime } from "../../crud/format.ts";
 import { LicencePanel } from "./licence.tsx";
 
-interface VersionAnswer {
-  version: string;
-  latest: string | null;
-  can_update: 0 | 1;
-}
-
 interface Version {
   id: number;
   version_number: string;
@@ -42,7 +36,7 @@ export function SystemUpgrade() {
   const { message, modal } = App.useApp();
   const client = useQueryClient();
   const [upgrading, setUpgrading] = useState(false);
-  const check = useQuery({ queryKey: ["version-check"], queryFn: () => api<VersionAnswer>("version-check") });
+  const check = useQuery({ queryKey: ["version-check"], queryFn: () => api("version-check") });
   const versions = useQuery({
     queryKey: ["version-list", LIST],
     queryFn: () => api<{ list: Version[]; total: number }>("version-list", { base: "/admin", query: LIST }),
@@ -60,7 +54,7 @@ export function SystemUpgrade() {
       onOk: async () => {
         setUpgrading(true);
         try {
-          const done = await api<{ version: string }>("version-upgrade", { method: "POST", body: {} });
+          const done = await api("version-upgrade", { method: "POST", body: {} });
           void message.success(t("systemUpgrade.done", { version: done.version }));
           await client.invalidateQueries({ queryKey: ["version-check"] });
         } catch (error) {
