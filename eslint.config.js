@@ -3,10 +3,12 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 
 /** Operations whose schema declares their answer: the console takes those answers' types from codegen. */
-const declaredAnswers = readdirSync("schemas/operations")
-  .map((file) => JSON.parse(readFileSync(`schemas/operations/${file}`, "utf8")))
+const OPERATIONS = join(import.meta.dirname, "schemas/operations");
+const declaredAnswers = readdirSync(OPERATIONS)
+  .map((file) => JSON.parse(readFileSync(join(OPERATIONS, file), "utf8")))
   .filter((schema) => typeof schema["x-operation"].answer === "object")
   .map((schema) => schema.$id);
 const escaped = declaredAnswers.map((call) => call.replace(/[-.]/g, "\\$&")).join("|");
