@@ -4,7 +4,7 @@
 // declared operation has no handler, or a handler no declaration, or the two sit in different areas.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { OperationCall } from "../../src/generated/operations.ts";
-import type { OperationInputs } from "../../src/generated/types.ts";
+import type { OperationAnswers, OperationInputs } from "../../src/generated/types.ts";
 import type { Db } from "../db/db.ts";
 import type { Ctx } from "../entities/context.ts";
 import type { EntityHooks, TransitionEffect } from "../entities/domain.ts";
@@ -22,9 +22,12 @@ export interface OperationRun<I> {
   reply: FastifyReply;
 }
 
-export type Handler<I> = (run: OperationRun<I>) => Promise<unknown>;
+export type Handler<I, A = unknown> = (run: OperationRun<I>) => Promise<A>;
 
-export type Handlers = { [K in OperationCall]?: Handler<OperationInputs[K]> };
+/** What a call's handler answers: the type its schema declares (`<Call>Answer`), else anything. */
+export type AnswerOf<K extends OperationCall> = K extends keyof OperationAnswers ? OperationAnswers[K] : unknown;
+
+export type Handlers = { [K in OperationCall]?: Handler<OperationInputs[K], AnswerOf<K>> };
 
 export interface Area {
   name: string;

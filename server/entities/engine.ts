@@ -6,6 +6,7 @@ import { q, uniqueIndexName } from "../db/migrate.ts";
 import { badRequest, conflict, HttpError, notFound, type FieldError } from "../http/errors.ts";
 import { isSystemColumn, MASK } from "../../src/schema/constants.ts";
 import { permissionOfTransition } from "../../src/schema/permissions.ts";
+import type { RecordHistoryAnswer } from "../../src/generated/types.ts";
 import type { JsonSchemaNode, Transition } from "../../src/schema/types.ts";
 import { inTransaction, scopeOf, requirePermission, sqlOf, type Ctx } from "./context.ts";
 import type { EntityHooks } from "./domain.ts";
@@ -559,12 +560,12 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
 }
 
 /** Who changed a record, when, and what: newest first. Needs the right to see the record. */
-export async function history(ctx: Ctx, model: EntityModel, id: number): Promise<Row[]> {
+export async function history(ctx: Ctx, model: EntityModel, id: number): Promise<RecordHistoryAnswer> {
   const record =
     (await repo.findById(sqlOf(ctx), model, scopeOf(ctx.principal), id)) ??
     (model.recycle ? await repo.findById(sqlOf(ctx), model, scopeOf(ctx.principal), id, true) : undefined);
   if (!record) throw notFound();
-  const { rows } = await sqlOf(ctx).query<Row>(
+  const { rows } = await sqlOf(ctx).query<RecordHistoryAnswer[number]>(
     `select a.id, a.at, a.action, a.changes, a.actor_kind, a.actor_id,
             coalesce(m.nickname, o.nickname) as actor_name
        from sys_audit a

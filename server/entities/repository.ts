@@ -271,13 +271,13 @@ export async function options(
   scope: Scope,
   filter: { search?: string; ids?: number[] } = {},
   limit = 500,
-): Promise<Row[]> {
+): Promise<{ id: number; title: string }[]> {
   const p = new Params();
   const title = model.titleField ?? "id";
   const conditions = baseConditions(model, scope, p, false);
   if (filter.search) conditions.push(`${q(title)}::text ilike ${p.add(`%${escapeLike(filter.search)}%`)}`);
   if (filter.ids) conditions.push(`id = any(${p.add(filter.ids)})`);
-  const { rows } = await db.query<Row>(
+  const { rows } = await db.query<{ id: number; title: string }>(
     `select id, ${q(title)}::text as title from ${q(model.table)}${where(conditions)} order by ${q(title)} limit ${limit}`,
     p.values,
   );

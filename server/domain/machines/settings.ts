@@ -26,13 +26,13 @@ export const KINDS = {
 } satisfies Record<string, Kind[]>;
 
 /** The plan entity a device of each kind runs (machine.<entity>_id). */
-export const PLAN_OF_KIND: Record<Kind, string> = {
+export const PLAN_OF_KIND = {
   vending: "channel_plan",
   charging_cable: "charge_plan",
   charging_pile: "charge_pile_plan",
   dryer: "dryer_plan",
   car_wash: "car_wash_plan",
-};
+} as const satisfies Record<Kind, string>;
 
 const machineModel = () => modelOf("machine");
 
@@ -92,7 +92,7 @@ export const settingsHandlers: Handlers = {
     const row = await deviceOfKind(ctx, sqlOf(ctx), input.id);
     // Only a device on the mobile network carries a SIM card.
     if (row.network_type !== "4g") throw new HttpError(409, "machineNoSim");
-    return { id: row.id, mac_name: row.mac_name, iccid: row.iccid ?? null };
+    return { id: Number(row.id), mac_name: String(row.mac_name), iccid: (row.iccid as string | null) ?? null };
   },
 
   "machine-application-plan": async ({ ctx, input }) => {
@@ -111,7 +111,7 @@ export const settingsHandlers: Handlers = {
       const device = await deviceOfKind(ctx, db, input.machine_id);
       owner = { id: Number(device.agent_id), path: device.agent_path as string };
     }
-    const { rows: plugins } = await db.query<Row>(
+    const { rows: plugins } = await db.query<{ id: number; code: string; name: string }>(
       `select id, code, name from ${q("plugin")} where status = 1 order by sort, id limit 200`,
     );
     const setting = await repo.singleton(db, modelOf("plugin_setting"), owner.path);

@@ -44,7 +44,13 @@ export async function pagesFor(ctx: Ctx, agentId: number) {
   await agentInScope(ctx, agentId);
   const page = modelOf("page");
   const scope = repo.scopeClause(page, scopeOf(ctx.principal), 0);
-  const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(
+  const { rows } = await sqlOf(ctx).query<{
+    id: number;
+    title: string;
+    profit_model: string;
+    profit_type: string;
+    max_profit: number | null;
+  }>(
     `select id, name as title, profit_model, profit_type, max_profit from ${q("page")}
       where deleted_at is null${scope.sql} order by sort, id limit 500`,
     scope.values,

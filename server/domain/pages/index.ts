@@ -6,6 +6,7 @@
 //   application.upgrade     the upgrade (a state action) installs the newest published version, or is refused.
 // A page's layout is validated by its schema with the page; the rule the schema cannot say (the three-grid
 // module at most once) is checked here, before every write.
+import type { ApplicationChargeGetAnswer } from "../../../src/generated/types.ts";
 import { enumKey, entityKeyBase } from "../../../src/schema/keys.ts";
 import { MODULE_TYPES, ONCE_PER_PAGE } from "../../../src/schema/page-layout.ts";
 import { q } from "../../db/migrate.ts";
@@ -84,7 +85,7 @@ export const pages = defineArea({
     },
 
     async "application-charge-get"({ ctx, input }) {
-      const { rows } = await sqlOf(ctx).query<{ id: number; name: string; charge_type: string; charge_amount: number }>(
+      const { rows } = await sqlOf(ctx).query<ApplicationChargeGetAnswer>(
         `select id, name, charge_type, charge_amount from ${q("application")} where id = $1`,
         [input.id],
       );

@@ -14,6 +14,11 @@ import { businessDay } from "../../db/rollups.ts";
 import { can, sqlOf, type Ctx } from "../../entities/context.ts";
 import { defineArea } from "../area.ts";
 import { operationSchemas } from "../../../src/generated/operations.ts";
+import type {
+  PeriodFigures,
+  StatisticsLineMachineAnswer,
+  StatisticsTotalAnswer,
+} from "../../../src/generated/types.ts";
 
 /** A call's `days` when the caller gives none: its schema's default, the one source. */
 const defaultDays = (call: "statistics-trade" | "statistics-order"): number =>
@@ -24,13 +29,6 @@ const subtree = (ctx: Ctx): string | null => (ctx.principal.isAdmin ? null : `${
 
 /** Today's business day, in SQL. */
 const TODAY = businessDay("now()");
-
-interface Figures {
-  orders: number;
-  turnover: number;
-  refunds: number;
-  revenue: number;
-}
 
 const num = (value: unknown) => Number(value ?? 0);
 
@@ -63,14 +61,15 @@ export const statistics = defineArea({
           group by p.name`,
         [path],
       );
-      const periodsOut: Record<string, Figures> = {};
-      for (const row of orderRows)
-        periodsOut[String(row.name)] = {
-          orders: num(row.orders),
-          turnover: num(row.turnover),
-          refunds: num(row.refunds),
-          revenue: num(revenueRows.find((r) => r.name === row.name)?.revenue),
+      const figuresOf = (name: keyof StatisticsTotalAnswer["periods"]): PeriodFigures => {
+        const row = orderRows.find((r) => r.name === name);
+        return {
+          orders: num(row?.orders),
+          turnover: num(row?.turnover),
+          refunds: num(row?.refunds),
+          revenue: num(revenueRows.find((r) => r.name === name)?.revenue),
         };
+      };
       const { rows: totals } = await db.query<Record<string, unknown>>(
         `select (select coalesce(sum(orders), 0) from stat_order_day where $1::text is null or agent_path like $1) as orders,
                 (select coalesce(sum(turnover), 0) from stat_order_day where $1::text is null or agent_path like $1) as turnover,
@@ -85,7 +84,12 @@ export const statistics = defineArea({
       );
       const t = totals[0];
       return {
-        periods: periodsOut,
+        periods: {
+          today: figuresOf("today"),
+          yesterday: figuresOf("yesterday"),
+          week: figuresOf("week"),
+          month: figuresOf("month"),
+        },
         totals: { orders: num(t.orders), turnover: num(t.turnover), revenue: num(t.revenue) },
         devices: num(t.devices),
         team: num(t.team),
@@ -139,7 +143,11 @@ export const statistics = defineArea({
 
     async "statistics-line-machine"({ ctx }) {
       // One row per device, as columns: the map draws 100,000 points from arrays without objects.
-      const { rows } = await sqlOf(ctx).query<Record<string, unknown[]>>(
+      // Arrays of int8 and numeric come as text (only the scalar types have parsers, server/db/db.ts).
+      const { rows } = await sqlOf(ctx).query<
+        Pick<StatisticsLineMachineAnswer, "mac_name" | "kind" | "status"> &
+          Record<"id" | "longitude" | "latitude", (string | number)[]>
+      >(
         `select coalesce(array_agg(m.id order by m.id), '{}') as id,
                 coalesce(array_agg(m.mac_name order by m.id), '{}') as mac_name,
                 coalesce(array_agg(m.kind order by m.id), '{}') as kind,
