@@ -83,11 +83,9 @@ export function toApi(model: EntityModel, row: Row): Row {
   const out: Row = { id: row.id, version: row.version, created_at: row.created_at, updated_at: row.updated_at };
   if (model.recycle && row.deleted_at) out.deleted_at = row.deleted_at;
   if (model.scoped && row.agent_id !== null && row.agent_id !== undefined) out.agent_id = row.agent_id;
-  for (const field of model.fields.values()) {
-    if ((!field.stored && !model.derived.has(field.name)) || model.hashed.has(field.name)) continue;
-    const value = row[field.name];
-    if (value === null || value === undefined) continue;
-    out[field.name] = model.writeOnly.has(field.name) ? MASK : value;
+  for (const { name, masked } of model.answered) {
+    const value = row[name];
+    if (value !== null && value !== undefined) out[name] = masked ? MASK : value;
   }
   return out;
 }

@@ -33,6 +33,8 @@ export interface EntityModel {
   hashed: Set<string>;
   /** Read-only figures worked out on every read by the entity's derive hook, never stored. */
   derived: Set<string>;
+  /** The properties a read answers, in schema order (stored or derived, never a hash), write-only ones masked. */
+  answered: { name: string; masked: boolean }[];
   stateFields: Map<string, Transition[]>;
   sortable: Set<string>;
   filters: Map<string, FilterKind>;
@@ -80,6 +82,7 @@ export function buildModel(schema: JsonSchemaEntity): EntityModel {
     immutable: new Set(),
     hashed: new Set(),
     derived: new Set(),
+    answered: [],
     stateFields: new Map(Object.entries(schema["x-states"] ?? {}).map(([f, m]) => [f, m.transitions])),
     sortable: new Set(["id", "created_at", "updated_at"]),
     filters: new Map(),
@@ -102,6 +105,9 @@ export function buildModel(schema: JsonSchemaEntity): EntityModel {
     if (ui?.sortable) model.sortable.add(name);
     if (ui?.filter) model.filters.set(name, ui.filter);
   }
+  for (const field of fields.values())
+    if ((field.stored || model.derived.has(field.name)) && !model.hashed.has(field.name))
+      model.answered.push({ name: field.name, masked: model.writeOnly.has(field.name) });
   return model;
 }
 
