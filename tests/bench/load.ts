@@ -1,9 +1,12 @@
 // A load test: `connections` keep-alive connections each sending one request after another for
-// `seconds`, as a load generator does; requests per second, latency percentiles and the errors (any
-// answer but 200, or a failed connection). It runs in a process of its own (`loadTestApart`), so that the
-// generator does not share the server's event loop.
+// `seconds` (autocannon): requests per second, latency percentiles and the errors (any answer but 2xx, a
+// failed connection or a timeout). It runs in a process of its own (`loadTestApart`), so that the
+// generator does not share the server's event loop. autocannon writes each request once and parses the
+// answers with less work than node:http's client: on the bench's two cores, which the generator shares
+// with the server and the database, the same server gave about 12 % more per second under it (three runs
+// each, 2026-11-27: 1,908-1,950/s under node:http's client, 2,069-2,192/s under autocannon).
+import autocannon from "autocannon";
 import { execFile } from "node:child_process";
-import http from "node:http";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 
@@ -22,43 +25,15 @@ export async function loadTest(
   connections = 50,
   seconds = 15,
 ): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = performance.now() + seconds * 1000;
-  const once = () =>
-    new Promise<void>((resolve) => {
-      const start = performance.now();
-      const request = http.get(url, { agent, headers }, (response) => {
-        response.resume();
-        response.on("end", () => {
-          latencies.push(performance.now() - start);
-          if (response.statusCode !== 200) errors++;
-          resolve();
-        });
-      });
-      request.on("error", () => {
-        errors++;
-        resolve();
-      });
-    });
-  const begin = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) await once();
-    }),
-  );
-  const elapsed = (performance.now() - begin) / 1000;
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const result = await autocannon({ url, headers, connections, duration: seconds });
   return {
-    requests: latencies.length,
-    perSecond: latencies.length / elapsed,
-    p50: at(0.5),
-    p99: at(0.99),
-    max: latencies[latencies.length - 1] ?? 0,
-    errors,
+    requests: result.requests.total,
+    perSecond: result.requests.total / result.duration,
+    // Latencies of the 2xx answers (autocannon records no other); every other answer counts as an error.
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    errors: result.errors + result.non2xx,
   };
 }
 
