@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchBrowser } from "./browser.ts";
-import { loadTestApart } from "./load.ts";
+import { LOAD, loadTestApart } from "./load.ts";
 import { openPglite, openPostgres, type Db, type QueryOptions } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { buildApp } from "../../server/http/app.ts";
@@ -270,12 +270,12 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
         rows.push([`${call} as ${who} (median of 21; target < 100 ms)`, `${(await timeRuns(21, get)).toFixed(1)} ms`]);
       }
     }
-    // Throughput: 50 connections for 15 s on agent_a's order list and on one of its orders' detail.
+    // Throughput: 50 connections for 20 s on agent_a's order list and on one of its orders' detail.
     const { rows: latest } = await db.query<{ id: number }>(
       `select id from "order" where agent_path like $1 order by id desc limit 1`,
       [`${path}%`],
     );
-    // Beside each, the same statements from a pool of the server's size, by 50 callers for 15 s: what the
+    // Beside each, the same statements from a pool of the server's size, by 50 callers for 20 s: what the
     // database gives without the server.
     for (const [label, target] of [
       ["order list", listUrl],
@@ -285,12 +285,12 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
       const behind = await recorder.record(() => getJson(target));
       const r = await loadTestApart(target, { authorization: `Bearer ${token}`, locale: "en" });
       rows.push([
-        `${label}, 50 connections × 15 s (targets: >= 1,200/s and p99 < 50 ms on PostgreSQL, max < 1 s on PGlite)`,
+        `${label}, ${LOAD.connections} connections × ${LOAD.seconds} s (targets: >= 1,200/s and p99 < 50 ms on PostgreSQL, max < 1 s on PGlite)`,
         `${r.perSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(0)} ms, errors ${r.errors}`,
       ]);
-      const raw = await rawLoad(db, behind, 50, 15);
+      const raw = await rawLoad(db, behind, LOAD.connections, LOAD.seconds);
       rows.push([
-        `  its ${behind.length} statement${behind.length === 1 ? "" : "s"} as raw SQL, 50 callers × 15 s`,
+        `  its ${behind.length} statement${behind.length === 1 ? "" : "s"} as raw SQL, ${LOAD.connections} callers × ${LOAD.seconds} s`,
         `${raw.perSecond.toFixed(0)}/s, p50 ${raw.p50.toFixed(1)} ms, p99 ${raw.p99.toFixed(1)} ms`,
       ]);
     }

@@ -10,6 +10,9 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 
+/** DESIGN §8: 50 connections for 20 s. */
+export const LOAD = { connections: 50, seconds: 20 };
+
 export interface LoadResult {
   requests: number;
   perSecond: number;
@@ -22,8 +25,8 @@ export interface LoadResult {
 export async function loadTest(
   url: string,
   headers: Record<string, string>,
-  connections = 50,
-  seconds = 15,
+  connections = LOAD.connections,
+  seconds = LOAD.seconds,
 ): Promise<LoadResult> {
   const result = await autocannon({ url, headers, connections, duration: seconds });
   return {

@@ -1,7 +1,7 @@
 // The serving process's memory (DESIGN §8: under 400 MB RSS on PGlite with the demo data, after start
 // and after load), measured on `npm start`'s own process from outside (/proc): started on an empty data
 // folder (it creates and seeds the database), then started again on that folder; each time once it has
-// been ready for 10 s, and after 50 connections for 15 s on agent_a's order list and on an order's detail.
+// been ready for 10 s, and after 50 connections for 20 s on agent_a's order list and on an order's detail.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,7 +81,7 @@ export async function benchServerMemory(log: (line: string) => void): Promise<Ro
         await load(`http://127.0.0.1:${port}`, log);
         const after = residentMiB(child.pid!);
         rows.push([
-          `  after 50 connections × 15 s on the order list, then on a detail (target < 400 MB)`,
+          `  after 50 connections × 20 s on the order list, then on a detail (target < 400 MB)`,
           `${mib(after.now)} (peak ${mib(after.peak)})`,
         ]);
       } finally {
