@@ -3,8 +3,8 @@
 // failed connection or a timeout). It runs in a process of its own (`loadTestApart`), so that the
 // generator does not share the server's event loop. autocannon writes each request once and parses the
 // answers with less work than node:http's client: on the bench's two cores, which the generator shares
-// with the server and the database, the same server gave about 12 % more per second under it (three runs
-// each, 2026-11-27: 1,908-1,950/s under node:http's client, 2,069-2,192/s under autocannon).
+// with the server and the database, the same server gave 6-15 % more per second under it (three runs
+// each, alternated, 2026-11-27: 1,908-1,950/s under node:http's client, 2,069-2,192/s under autocannon).
 import autocannon from "autocannon";
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
