@@ -84,12 +84,24 @@ export type PaySettingCertificatesAnswer = {
   problem: "ok" | "missing" | "unreadable";
   info: {
     format: "x509" | "private-key" | "pkcs12";
+    /**
+     * Distinguished names, one attribute per line as the certificate holds them.
+     */
     subject?: string;
     issuer?: string;
+    /**
+     * SHA-256 of the certificate (DER), or of the public key (SPKI DER) for a key.
+     */
     fingerprint: string;
     valid_from?: string;
     valid_to?: string;
+    /**
+     * The key's algorithm and size, e.g. "RSA 2048".
+     */
     key?: string;
+    /**
+     * A PKCS#12 bundle whose certificate needs a password other than the merchant id: only its shape is known.
+     */
     locked?: boolean;
   } | null;
   days_left: number | null;

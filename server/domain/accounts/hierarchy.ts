@@ -13,6 +13,7 @@ import type { Row } from "../../entities/repository.ts";
 import { revokeAll } from "../../http/auth.ts";
 import { HttpError, notFound } from "../../http/errors.ts";
 import type { Handlers } from "../area.ts";
+import type { ManageUpAnswer } from "../../../src/generated/types.ts";
 
 const agentModel = () => modelOf("agent");
 
@@ -42,14 +43,7 @@ export const hierarchyHandlers: Handlers = {
     const chain = superiorsOf(agent.agent_path as string, agent.id as number);
     if (chain.length === 0) return [];
     // Cards, not records: an agent sees who its superiors are (SPEC section 1), never their money.
-    const { rows } = await sqlOf(ctx).query<{
-      id: number;
-      nickname: string;
-      account: string;
-      phone: string | null;
-      pid: number | null;
-      role: string | null;
-    }>(
+    const { rows } = await sqlOf(ctx).query<Omit<ManageUpAnswer[number], "depth">>(
       `select a.id, a.nickname, a.account, a.phone, a.pid, r.name as role
          from ${q("agent")} a left join ${q("role")} r on r.id = a.role_id
         where a.id = any($1::bigint[])`,

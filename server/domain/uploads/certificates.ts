@@ -4,23 +4,11 @@
 // screen shows; the file itself never leaves the server.
 import { createHash, createPrivateKey, createPublicKey, X509Certificate } from "node:crypto";
 import forge from "node-forge";
+import type { PaySettingCertificatesAnswer } from "../../../src/generated/types.ts";
 
-export type CertificateFormat = "x509" | "private-key" | "pkcs12";
-
-export interface CertificateInfo {
-  format: CertificateFormat;
-  /** Distinguished names, one attribute per line as the certificate holds them. */
-  subject?: string;
-  issuer?: string;
-  /** SHA-256 of the certificate (DER), or of the public key (SPKI DER) for a key. */
-  fingerprint: string;
-  valid_from?: string;
-  valid_to?: string;
-  /** The key's algorithm and size, e.g. "RSA 2048". */
-  key?: string;
-  /** A PKCS#12 bundle whose certificate needs a password other than the merchant id: only its shape is known. */
-  locked?: boolean;
-}
+/** What the payment settings screen shows of a certificate or key: pay-setting-certificates' answer declares it. */
+export type CertificateInfo = NonNullable<PaySettingCertificatesAnswer[number]["info"]>;
+export type CertificateFormat = CertificateInfo["format"];
 
 /** Thrown when the bytes are not of the expected kind. */
 export class NotACertificate extends Error {}
