@@ -40,13 +40,18 @@ const row = {
   column_not_in_schema: "x",
 };
 
+/** The system fields every answer starts with, as the row above holds them. */
+const system = {
+  id: 7,
+  version: 3,
+  created_at: "2026-11-01T00:00:00.000Z",
+  updated_at: "2026-11-02T00:00:00.000Z",
+};
+
 describe("toApi", () => {
   it("answers the system fields and each property with a value, secrets masked, hashes and unstored fields left out", () => {
     expect(toApi(buildModel(schema), row)).toStrictEqual({
-      id: 7,
-      version: 3,
-      created_at: "2026-11-01T00:00:00.000Z",
-      updated_at: "2026-11-02T00:00:00.000Z",
+      ...system,
       deleted_at: "2026-11-03T00:00:00.000Z",
       agent_id: 4,
       name: "Lane A",
@@ -59,10 +64,7 @@ describe("toApi", () => {
   it("leaves out a recycle bin's deleted_at and an unscoped agent_id where the entity has neither", () => {
     const plain = { ...schema, "x-entity": { ...schema["x-entity"], recycle: false, scope: "none" } };
     expect(toApi(buildModel(plain as JsonSchemaEntity), row)).toStrictEqual({
-      id: 7,
-      version: 3,
-      created_at: "2026-11-01T00:00:00.000Z",
-      updated_at: "2026-11-02T00:00:00.000Z",
+      ...system,
       name: "Lane A",
       secret: MASK,
       balance: 1250,
