@@ -20,8 +20,9 @@ import { badTextIn, jsonDepth, MAX_JSON_DEPTH } from "./input.ts";
 import { fieldMessage } from "../entities/validation.ts";
 import { languageOf, translate } from "./i18n.ts";
 import { registerRoutes, urlOf } from "./routes.ts";
+import { sweepIncoming } from "./intake.ts";
 import { operationSchemas } from "../../src/generated/operations.ts";
-import { assertLicensed, UNLICENSED_CALLS } from "../domain/licence/index.ts";
+import { assertLicensed, licenceKeysOf, UNLICENSED_CALLS, type LicenceKeys } from "../domain/licence/index.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -56,6 +57,10 @@ export interface AppOptions {
    * the console relies on stay true; off in production, where it would only cost time.
    */
   checkAnswers?: boolean;
+  /** API calls at work at once on PGlite (default PGLITE_AT_WORK; tests lower it). */
+  atWork?: number;
+  /** The Ed25519 public keys serial numbers are checked with; default the vendor's, built in (the tests pass their own). */
+  licenceKeys?: LicenceKeys;
 }
 
 /**
@@ -179,8 +184,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const served: string[] = [];
   app.decorate("servedCalls", served);
   const sessions = new Sessions(db, options.sessions);
-  const gate = db.kind === "pglite" ? new Gate(PGLITE_AT_WORK) : undefined;
+  const gate = db.kind === "pglite" ? new Gate(options.atWork ?? PGLITE_AT_WORK) : undefined;
   app.decorate("sessions", sessions);
+  app.decorate("licenceKeys", licenceKeysOf(options.licenceKeys));
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (API.test(route.url)) for (const method of methods) if (method !== "HEAD") served.push(`${method} ${route.url}`);
@@ -214,7 +220,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (access !== "signed-in") requirePermission(request.ctx, access);
     }
     // Who the caller is comes first (a stranger learns nothing of the licence), then the licence.
-    if (!UNLICENSED.has(request.routeOptions.url!)) await assertLicensed(db);
+    if (!UNLICENSED.has(request.routeOptions.url!)) await assertLicensed(db, app.licenceKeys);
   });
 
   // Headers: no API answer (records, exports, errors) is kept by a browser or a proxy; the console's

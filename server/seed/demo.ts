@@ -20,10 +20,16 @@ import { recordDeliveries, reviewDeliveries } from "../domain/money/deliveries.t
 import { post as postLedger } from "../domain/money/ledger.ts";
 import { recordPayments, recordRefunds } from "../domain/money/orders.ts";
 import { requestWithdrawal } from "../domain/money/withdrawals.ts";
-import { installLicence, issueSerial } from "../domain/licence/index.ts";
+import { adoptInstallation, installLicence } from "../domain/licence/index.ts";
 
-/** The demo's licence key: `npm run licence` issues serial numbers with the key a database holds. */
+// The demo's licence: the secret key the "vendor" gave with it, the installation id the demo seed gives its
+// database, and a serial number the vendor signed (its private key, never in this repository) for that
+// installation and key, until 2036-12-31. Any other database makes an id of its own (random), which this
+// public serial number does not license.
 export const DEMO_SECRET_KEY = "demo-secret-key-mekong-2026";
+export const DEMO_INSTALLATION = "demo-mekong-smart-retail";
+export const DEMO_SERIAL =
+  "VMS2.eyJsaWNlbnNlZSI6Ik1la29uZyBTbWFydCBSZXRhaWwiLCJ2YWxpZF91bnRpbCI6IjIwMzYtMTItMzFUMjM6NTk6NTkuMDAwWiIsImluc3RhbGxhdGlvbiI6ImRlbW8tbWVrb25nLXNtYXJ0LXJldGFpbCIsImtleV9zaGEyNTYiOiJiODAyNTE4YTE5YzNmOTlmY2VjYjIwMmU5MWY5OWVmNzFjMzljYTE4MzlhOTUyNGVhOWIxMTgwNzI2MjUxNDQwIn0.wmQev4AUCfhQ5I2mTfJ0KDevGT4HghoO8snc7CtuTikTBJOv83epY0ndTRPRAyK9DuaAit73oMGaJXxnXDDQAQ";
 import { entitySchemas, permissionKeys } from "../../src/generated/schemas.ts";
 import {
   ADMIN_GROUPS,
@@ -1202,12 +1208,11 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
       `insert into sys_state (key, value) values ('installed_version', $1) on conflict (key) do update set value = excluded.value`,
       [JSON.stringify("1.0.0")],
     );
-    // A year's licence, signed with the demo's secret key (DESIGN.md section 6).
-    await installLicence(
-      tx,
-      DEMO_SECRET_KEY,
-      issueSerial(DEMO_SECRET_KEY, { licensee: "Mekong Smart Retail", valid_until: ago(-365).toISOString() }),
-    );
+    // The demo's licence, until 2036-12-31 (DESIGN.md section 6): this fresh database takes the demo's
+    // installation id (an id once made never changes: one already there stays, and the serial is then void).
+    if ((await adoptInstallation(tx, DEMO_INSTALLATION)) !== DEMO_INSTALLATION)
+      log("this database already has an installation id: the demo's serial number does not license it");
+    await installLicence(tx, DEMO_SECRET_KEY, DEMO_SERIAL);
     await insertOne(tx, "system_setting", {
       singleton_key: "global",
       site_name: "Mekong Smart Retail",

@@ -5,7 +5,7 @@ import { request as httpRequest } from "node:http";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { openPglite, openPostgres, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp, type AppOptions } from "../../server/http/app.ts";
 import { hashPassword } from "../../server/entities/engine.ts";
 import { permissionKeys } from "../../src/generated/schemas.ts";
 
@@ -76,7 +76,8 @@ export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> 
   };
 }
 
-export async function createTestApp(): Promise<TestApp> {
+/** `options`: what buildApp takes beside the database (the licence test trusts a key pair of its own). */
+export async function createTestApp(options: Pick<AppOptions, "licenceKeys"> = {}): Promise<TestApp> {
   process.env.SCRYPT_N ??= "1024";
   const { db, drop } = await openTestDb();
   await migrate(db);
@@ -114,7 +115,7 @@ export async function createTestApp(): Promise<TestApp> {
     `insert into "operator" (nickname, account, password, refill, agent_id, agent_path) values ('Operator A', 'operator_a', $1, 1, $2, $3) returning id`,
     [demo123, a.id, a.path],
   );
-  const app = await buildApp({ db, checkAnswers: true });
+  const app = await buildApp({ db, checkAnswers: true, ...options });
   const passwords: Record<string, string> = { admin: "admin123" };
   return {
     app,

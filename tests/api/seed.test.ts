@@ -266,13 +266,29 @@ describe("demo seed", () => {
     expect(withdrawals.rows.map((r) => r.status)).toEqual(["approved", "paid", "pending", "refused"]);
   });
 
-  it("installs a year's licence signed with the demo's documented key", async () => {
+  it("licenses the demo until 2036-12-31: the vendor's serial number for the demo's installation and documented key", async () => {
     const { licenceStatus } = await import("../../server/domain/licence/index.ts");
-    const status = await licenceStatus(db);
-    expect(status).toMatchObject({ state: "licensed", licensee: "Mekong Smart Retail", key_saved: 1 });
-    expect(status.days_left).toBe(365);
-    const { rows } = await db.query<{ value: string }>(`select value from sys_state where key = 'licence:secret_key'`);
-    expect(rows[0].value).toBe("demo-secret-key-mekong-2026");
+    // Checked with the vendor's public key, built in; counted from a fixed day: 2030-01-01 to 2037-01-01 is
+    // 7 years with 2 leap days, less the licence's last second.
+    expect(await licenceStatus(db, undefined, Date.parse("2030-01-01T00:00:00.000Z"))).toEqual({
+      state: "licensed",
+      licensee: "Mekong Smart Retail",
+      valid_until: "2036-12-31T23:59:59.000Z",
+      days_left: 7 * 365 + 2,
+      key_saved: 1,
+      installation: "demo-mekong-smart-retail",
+    });
+    expect((await licenceStatus(db)).state).toBe("licensed");
+    const { rows } = await db.query<{ key: string; value: string }>(
+      `select key, value from sys_state where key like 'licence:%' order by key`,
+    );
+    expect(rows.map((r) => [r.key, r.value.slice(0, 5)])).toEqual([
+      ["licence:installation", "demo-"],
+      ["licence:secret_key", "demo-"],
+      ["licence:serial", "VMS2."],
+    ]);
+    expect(rows[0].value).toBe("demo-mekong-smart-retail");
+    expect(rows[1].value).toBe("demo-secret-key-mekong-2026");
   });
 
   it("refuses a database that already has agents", async () => {

@@ -1,17 +1,35 @@
-// The licence: its state on System upgrade, a serial number installed there; once it has ended, every
-// screen shows the expired page, where the administrator installs a serial number and goes on.
-// Screenshots of both in the five languages, at 1440 px and on a 390 px phone.
+// The licence: its state on System upgrade and the installation's id (copied for the vendor), a serial
+// number installed there; once it has ended, every screen shows the expired page, where the administrator
+// finds the id and installs a serial number and goes on. Screenshots of both in the five languages, at
+// 1440 px and on a 390 px phone. The server trusts the vendor's key only: the serial number that counts
+// here is the demo's (signed by the vendor for the demo's installation and key); others are made here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHmac, generateKeyPairSync, sign } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { forgetLicence } from "../../server/domain/licence/index.ts";
-import { issueSerial } from "../../server/domain/licence/serial.ts";
+import { DEMO_SERIAL } from "../../server/seed/demo.ts";
 import { openPage, ROOT, SHOTS, signIn, startConsole, type Console } from "./harness.ts";
 
 const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
 const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
-/** The demo seed's key (DESIGN.md section 6). */
+/** The demo seed's key and installation (DESIGN.md section 6). */
 const DEMO_KEY = "demo-secret-key-mekong-2026";
+const DEMO_INSTALLATION = "demo-mekong-smart-retail";
+const b64 = (text: string | Buffer) => Buffer.from(text).toString("base64url");
+/** A VMS2 serial number for the demo's installation and key, but signed by a key pair of someone else's. */
+function strangersSerial(): string {
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const body = b64(
+    JSON.stringify({
+      licensee: "X",
+      valid_until: "2030-01-01T00:00:00.000Z",
+      installation: DEMO_INSTALLATION,
+      key_sha256: "b802518a19c3f99fcecb202e91f99ef71c39ca1839a9524ea9b1180726251440",
+    }),
+  );
+  return `VMS2.${body}.${b64(sign(null, Buffer.from(`VMS2.${body}`), privateKey))}`;
+}
 
 let c: Console;
 beforeAll(async () => {
@@ -21,9 +39,11 @@ afterAll(async () => {
   await c?.close();
 });
 
-/** Ends the licence as time would: the installed serial number ran out yesterday. */
+/** Ends the licence: the serial number installed is of the old kind (an HMAC under the key), which no
+ * longer counts, and the trial ran out long ago. */
 async function expire() {
-  const ended = issueSerial(DEMO_KEY, { licensee: "Mekong Smart Retail", valid_until: "2026-01-01T00:00:00.000Z" });
+  const body = b64(JSON.stringify({ licensee: "Mekong Smart Retail", valid_until: "2099-12-31T00:00:00.000Z" }));
+  const ended = `VMS1.${body}.${b64(createHmac("sha256", DEMO_KEY).update(`VMS1.${body}`).digest())}`;
   await c.db.query(`update sys_state set value = $1 where key = 'licence:serial'`, [JSON.stringify(ended)]);
   await c.db.query(`update sys_migration set at = now() - interval '400 days'`);
   forgetLicence(c.db);
@@ -35,31 +55,38 @@ const stored = async () =>
   (await c.db.query<{ value: string }>(`select value from sys_state where key = 'licence:serial'`)).rows[0].value;
 
 describe("the licence", () => {
-  it("shows the demo's licence and installs a new serial number, refusing one for another key on its field", async () => {
+  it("shows the demo's licence and installation id (copied), installs the vendor's serial number, refusing another's on its field", async () => {
     const tab = await openPage(c);
     try {
+      await tab.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: c.url });
       await signIn(c, tab.page, "admin");
       await tab.page.goto(`${c.url}/setting/upgrade`);
       const panel = tab.page.locator("[data-testid=licence]");
       await expect.poll(() => panel.locator("[data-testid=licence-state]").innerText()).toBe("Licensed");
       expect(await panel.innerText()).toContain("Mekong Smart Retail");
+      expect(await panel.locator("[data-testid=licence-until]").innerText()).toBe("Dec 31, 2036");
+      expect(await panel.locator("[data-testid=licence-installation]").innerText()).toBe(DEMO_INSTALLATION);
+      expect(await panel.innerText()).toContain(
+        "Serial numbers are issued for this ID: send it to the vendor when you ask for one",
+      );
+      await panel.getByRole("button", { name: "Copy" }).click();
+      await expect.poll(() => tab.page.evaluate(() => navigator.clipboard.readText())).toBe(DEMO_INSTALLATION);
 
       const field = panel.locator("textarea");
-      await field.fill(issueSerial("someone-else-s-key-000", { licensee: "X", valid_until: "2030-01-01T00:00:00Z" }));
+      await field.fill(strangersSerial());
       await panel.locator("[data-testid=install-serial]").click();
-      await panel.getByText("This is not a serial number issued for this system's secret key").waitFor();
+      await panel.getByText("This is not a valid serial number").waitFor();
       // The value stays for correcting.
-      expect(await field.inputValue()).toMatch(/^VMS1\./);
+      expect(await field.inputValue()).toMatch(/^VMS2\./);
 
-      const serial = issueSerial(DEMO_KEY, { licensee: "Mekong Smart Retail", valid_until: "2030-06-30T12:00:00Z" });
-      await field.fill(serial);
+      await field.fill(DEMO_SERIAL);
       await panel.locator("[data-testid=install-serial]").click();
       await tab.page
         .locator(".ant-message")
-        .getByText("The serial number is installed: licensed until Jun 30, 2030")
+        .getByText("The serial number is installed: licensed until Dec 31, 2036")
         .waitFor();
-      await expect.poll(() => panel.locator("[data-testid=licence-until]").innerText()).toBe("Jun 30, 2030");
-      expect(await stored()).toBe(serial);
+      await expect.poll(() => panel.locator("[data-testid=licence-until]").innerText()).toBe("Dec 31, 2036");
+      expect(await stored()).toBe(DEMO_SERIAL);
       expect(tab.errors).toContain("HTTP 400 /admin/sn");
       expect(besides(tab.errors, 400)).toEqual([]);
     } finally {
@@ -107,9 +134,10 @@ describe("the licence", () => {
       await admin.page.waitForURL(`${c.url}/expired`);
       const panel = admin.page.locator("[data-testid=licence]");
       await expect.poll(() => panel.locator("[data-testid=licence-state]").innerText()).toBe("Expired");
-      await panel
-        .locator("textarea")
-        .fill(issueSerial(DEMO_KEY, { licensee: "Mekong Smart Retail", valid_until: "2031-01-31T00:00:00Z" }));
+      // The id to send to the vendor, with its copy button.
+      expect(await panel.locator("[data-testid=licence-installation]").innerText()).toBe(DEMO_INSTALLATION);
+      expect(await panel.getByRole("button", { name: "Copy" }).count()).toBe(1);
+      await panel.locator("textarea").fill(DEMO_SERIAL);
       await panel.locator("[data-testid=install-serial]").click();
       await admin.page.waitForURL(`${c.url}/`);
       await admin.page.locator(".shell-header").waitFor();
@@ -146,6 +174,8 @@ describe("the licence in every language", () => {
         await panel.scrollIntoViewIfNeeded();
         const text = await panel.innerText();
         expect(text).not.toMatch(/licence\.|undefined|\{\{/);
+        expect(text).toContain(words.licence.installation);
+        expect(await panel.getByRole("button", { name: words.licence.copy }).count()).toBe(1);
         expect(await tab.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await panel.screenshot({ path: join(SHOTS, `licence-${lng}-${width}.png`), animations: "disabled" });
       }
@@ -159,6 +189,7 @@ describe("the licence in every language", () => {
         .poll(() => tab.page.locator("[data-testid=licence-state]").innerText())
         .toBe(words.licence.state.expired);
       expect(await tab.page.locator("body").innerText()).not.toMatch(/licence\.|undefined|\{\{/);
+      expect(await tab.page.locator("[data-testid=licence-installation]").innerText()).toBe(DEMO_INSTALLATION);
       await tab.page.screenshot({ path: join(SHOTS, `licence-expired-${lng}-390.png`), animations: "disabled" });
       await c.db.query(`update sys_state set value = $1 where key = 'licence:serial'`, [JSON.stringify(before)]);
       forgetLicence(c.db);

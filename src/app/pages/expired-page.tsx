@@ -1,5 +1,6 @@
 // SPEC §4: an expired system tells the user to contact the administrator; they can only sign out. Whoever
-// may manage the system installs a serial number here, and goes on at once.
+// may manage the system finds this installation's id here (to copy and send to the vendor), installs the
+// serial number the vendor issued for it, and goes on at once.
 import { useLogout } from "@refinedev/core";
 import { Button, Result } from "antd";
 import { useTranslation } from "react-i18next";

@@ -1,6 +1,7 @@
-// The licence (the serial service, SPEC §7): its state, who it is for, until when; for whoever may
-// manage the system (version.upgrade), the secret key (write-only) and a serial number to install.
-// Shown on System upgrade and on the expired page, where installing a serial number lets everyone in.
+// The licence (the serial service, SPEC §7): its state, who it is for, until when, and this installation's
+// id (copied to send to the vendor, who issues serial numbers for it); for whoever may manage the system
+// (version.upgrade), the secret key (write-only) and a serial number to install. Shown on System upgrade
+// and on the expired page, where installing a serial number lets everyone in.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Card, Descriptions, Form, Input, Skeleton, Space, Tag, Typography } from "antd";
 import { useTranslation } from "react-i18next";
@@ -103,6 +104,19 @@ export function LicencePanel({ onLicensed }: { onLicensed?: () => void }) {
                 {data.state !== "expired" && (
                   <Typography.Text type="secondary">{t("licence.daysLeft", { count: data.days_left })}</Typography.Text>
                 )}
+              </Space>
+            </Descriptions.Item>
+            <Descriptions.Item label={t("licence.installation")} span="filled">
+              <Space direction="vertical" size={2}>
+                <Typography.Text
+                  code
+                  copyable={{ tooltips: [t("licence.copy"), t("licence.copied")] }}
+                  data-testid="licence-installation"
+                  style={{ overflowWrap: "anywhere" }}
+                >
+                  {data.installation}
+                </Typography.Text>
+                <Typography.Text type="secondary">{t("licence.installationHelp")}</Typography.Text>
               </Space>
             </Descriptions.Item>
           </Descriptions>
