@@ -1,7 +1,8 @@
 // Money that moves: refunds (partial and full, profit shares reversed in proportion), refused refund
-// requests, withdrawals (apply, refuse, confirm with the fee), delivery reviews (single and batch), profit
-// settings and the shares a payment makes from them. Every figure below is worked out by hand from the
-// fixtures written here; after each case the ledger and the agents' stored figures must agree.
+// requests, withdrawals (apply, refuse, confirm with the fee), delivery reviews (single and batch, never of
+// one's own), profit settings and the shares a payment makes from them. Every figure below is worked out
+// by hand from the fixtures written here; after each case the ledger and the agents' stored figures must
+// agree.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { differences, post } from "../../server/domain/money/ledger.ts";
 import { recordDeliveries } from "../../server/domain/money/deliveries.ts";
@@ -489,9 +490,10 @@ describe("delivery review", () => {
   }
 
   it("credits the actual income or deducts in full, for a batch, and sets the review time", async () => {
-    const before = await figures("agent_a");
-    const [one, two] = [await delivery("agent_a", 1500), await delivery("agent_a", 800)];
-    expect(await figures("agent_a")).toEqual({ ...before, frozen: before.frozen + 2300 });
+    // agent_a reviews its sub-agent's deliveries (never its own: see below).
+    const before = await figures("agent_a1");
+    const [one, two] = [await delivery("agent_a1", 1500), await delivery("agent_a1", 800)];
+    expect(await figures("agent_a1")).toEqual({ ...before, frozen: before.frozen + 2300 });
     const income = await agentA.post("/merchant/order-recycle-review", {
       id: [one],
       outcome: "income",
@@ -505,7 +507,7 @@ describe("delivery review", () => {
       remark: "Mixed waste",
     });
     expect(deduction.status, deduction.raw).toBe(200);
-    expect(await figures("agent_a")).toEqual({
+    expect(await figures("agent_a1")).toEqual({
       withdrawable: before.withdrawable + 1200,
       frozen: before.frozen,
       total_revenue: before.total_revenue + 1200,
@@ -527,16 +529,16 @@ describe("delivery review", () => {
 
   it("reviews all of a batch or none", async () => {
     const [a, b, done] = [
-      await delivery("agent_a", 500),
-      await delivery("agent_a", 500),
-      await delivery("agent_a", 500),
+      await delivery("agent_a1", 500),
+      await delivery("agent_a1", 500),
+      await delivery("agent_a1", 500),
     ];
     await agentA.post("/merchant/order-recycle-review", { id: [done], outcome: "deduction" });
-    const before = await figures("agent_a");
+    const before = await figures("agent_a1");
     const batch = await agentA.post("/merchant/order-recycle-review", { id: [a, b, done], outcome: "deduction" });
     expect(batch.status).toBe(409);
     expect((await fx.row("delivery_order", a))!.status).toBe("pending");
-    expect(await figures("agent_a")).toEqual(before);
+    expect(await figures("agent_a1")).toEqual(before);
     const ok = await agentA.post<{ count: number }>("/merchant/order-recycle-review", {
       id: [a, b],
       outcome: "deduction",
@@ -545,7 +547,7 @@ describe("delivery review", () => {
   });
 
   it("takes either an income or a full deduction, and an income at most the estimate", async () => {
-    const id = await delivery("agent_a", 700);
+    const id = await delivery("agent_a1", 700);
     const neither = await agentA.post("/merchant/order-recycle-review", { id, outcome: "income" });
     expect(errorFields(neither)).toEqual(["actual_income"]);
     const both = await agentA.post("/merchant/order-recycle-review", { id, outcome: "deduction", actual_income: 100 });
@@ -561,6 +563,105 @@ describe("delivery review", () => {
     expect((await agentB.post("/merchant/order-recycle-review", { id, outcome: "deduction" })).status).toBe(404);
     expect((await agentA1.post("/merchant/order-recycle-review", { id, outcome: "deduction" })).status).toBe(403);
     expect((await fx.row("delivery_order", id))!.status).toBe("pending");
+  });
+
+  /** The entries a review made for the deliveries (a pending one has its delivery_pending entry only). */
+  const reviewEntries = (ids: number[]) => entries("delivery_order_id = any($1) and kind <> 'delivery_pending'", [ids]);
+
+  it("refuses an agent's review of its own delivery, alone or in a batch, and touches none of the batch", async () => {
+    const own = await delivery("agent_a", 600);
+    const sub = await delivery("agent_a1", 400);
+    const [mine, theirs] = [await figures("agent_a"), await figures("agent_a1")];
+    for (const body of [
+      { id: own, outcome: "income", actual_income: 600 },
+      { id: [own], outcome: "deduction" },
+      { id: [sub, own], outcome: "income", actual_income: 400 },
+      { id: [own, sub], outcome: "deduction", remark: "Mixed waste" },
+    ]) {
+      const reply = await agentA.post("/merchant/order-recycle-review", body);
+      expect(reply.status, reply.raw).toBe(403);
+      expect(reply.body.message).toBe("You do not have permission for this action");
+    }
+    const zh = await (
+      await fx.clientIn("agent_a", "zh")
+    ).post("/merchant/order-recycle-review", {
+      id: own,
+      outcome: "deduction",
+    });
+    expect(zh.status).toBe(403);
+    expect(zh.body.message).toBe("您没有此操作的权限");
+    for (const id of [own, sub])
+      expect(await fx.row("delivery_order", id)).toMatchObject({
+        status: "pending",
+        actual_income: null,
+        deduction: null,
+        remark: null,
+        review_time: null,
+      });
+    expect(await reviewEntries([own, sub])).toEqual([]);
+    expect([await figures("agent_a"), await figures("agent_a1")]).toEqual([mine, theirs]);
+    // Another agent's delivery in the batch: not found, before anything else.
+    const foreign = await delivery("agent_b", 300);
+    expect(
+      (await agentA.post("/merchant/order-recycle-review", { id: [own, foreign], outcome: "deduction" })).status,
+    ).toBe(404);
+    expect((await agentA.post("/merchant/order-recycle-review", { id: foreign, outcome: "deduction" })).status).toBe(
+      404,
+    );
+    // The sub-agent's alone is agent_a's to review.
+    const ok = await agentA.post<{ count: number }>("/merchant/order-recycle-review", {
+      id: [sub],
+      outcome: "income",
+      actual_income: 400,
+    });
+    expect(ok.status, ok.raw).toBe(200);
+    expect(ok.body.data).toEqual({ count: 1 });
+    expect(await figures("agent_a1")).toEqual({
+      withdrawable: theirs.withdrawable + 400,
+      frozen: theirs.frozen - 400,
+      total_revenue: theirs.total_revenue + 400,
+    });
+    expect((await fx.row("delivery_order", own))!.status).toBe("pending");
+    await expectLedgerAgrees();
+  });
+
+  it("lets the platform admin review any delivery, its own included", async () => {
+    const [a, b, own] = [await delivery("agent_a", 900), await delivery("agent_b", 200), await delivery("admin", 500)];
+    const [figA, figB, figAdmin] = [await figures("agent_a"), await figures("agent_b"), await figures("admin")];
+    const batch = await admin.post<{ count: number }>("/merchant/order-recycle-review", {
+      id: [a, b],
+      outcome: "income",
+      actual_income: 200,
+    });
+    expect(batch.status, batch.raw).toBe(200);
+    expect(batch.body.data).toEqual({ count: 2 });
+    const self = await admin.post<{ count: number }>("/merchant/order-recycle-review", {
+      id: own,
+      outcome: "deduction",
+    });
+    expect(self.status, self.raw).toBe(200);
+    expect(await figures("agent_a")).toEqual({
+      withdrawable: figA.withdrawable + 200,
+      frozen: figA.frozen - 900,
+      total_revenue: figA.total_revenue + 200,
+    });
+    expect(await figures("agent_b")).toEqual({
+      withdrawable: figB.withdrawable + 200,
+      frozen: figB.frozen - 200,
+      total_revenue: figB.total_revenue + 200,
+    });
+    expect(await figures("admin")).toEqual({ ...figAdmin, frozen: figAdmin.frozen - 500 });
+    expect(await reviewEntries([own])).toEqual([
+      {
+        kind: "delivery_deduction",
+        agent_id: t.ids.admin,
+        amount: 500,
+        balance_change: 0,
+        frozen_change: -500,
+        revenue_change: 0,
+      },
+    ]);
+    await expectLedgerAgrees();
   });
 });
 

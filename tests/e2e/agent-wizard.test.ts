@@ -1,6 +1,7 @@
-// The agent add wizard (/manage/add, where the agent list's Add leads): account, role and superior,
-// profile. As agent_a: the password confirmation is checked before the next step, the roles offered are
-// only those below its own rank, the superior starts as itself, and the new agent is created under it.
+// The agent add wizard (/manage/add, where the agent list's Add leads): account, superior and role,
+// profile. As agent_a: the password confirmation is checked before the next step, the superior starts as
+// itself, the roles offered are only those below the chosen superior's rank (none below agent_a1's), and
+// the new agent is created under agent_a with agent_a's role as its parent role, which is not asked.
 // An account already taken brings the user back to the first step with the error on the field and
 // everything typed kept. Screenshots of each step in the five languages at 1440 px and 390 px.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,12 +15,17 @@ const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
 
 let c: Console;
 let agentA: { id: number; nickname: string };
+let agentA1: { id: number; nickname: string };
 
 beforeAll(async () => {
   c = await startConsole();
-  agentA = (
-    await c.db.query<{ id: number; nickname: string }>(`select id::int, nickname from agent where account = 'agent_a'`)
-  ).rows[0];
+  const account = async (name: string) =>
+    (
+      await c.db.query<{ id: number; nickname: string }>(`select id::int, nickname from agent where account = $1`, [
+        name,
+      ])
+    ).rows[0];
+  [agentA, agentA1] = [await account("agent_a"), await account("agent_a1")];
 });
 afterAll(async () => {
   await c?.close();
@@ -53,12 +59,20 @@ async function fillAccount(page: Page, account: string, confirm = "Secret123") {
 async function fillRoles(page: Page) {
   await page.locator("#role_id").waitFor();
   await choose(page, "role_id", "Level-2 agent");
-  await choose(page, "parent_role_id", "Level-1 agent");
   await page.locator("[data-testid=agent-wizard] button[type=submit]").click();
 }
 
+/** The roles the role picker offers now (none: an empty list). */
+async function roleOptions(page: Page) {
+  await page.locator(".ant-select:has(#role_id)").click();
+  await page.locator(".ant-select-dropdown:visible").waitFor();
+  const texts = await page.locator(".ant-select-dropdown:visible .ant-select-item-option").allInnerTexts();
+  await page.keyboard.press("Escape");
+  return texts;
+}
+
 describe("adding an agent with the wizard", () => {
-  it("as agent_a: checks each step, offers only lower roles, and creates the agent under agent_a", async () => {
+  it("as agent_a: checks each step, offers only roles below the superior, and creates the agent under agent_a", async () => {
     const tab = await openPage(c);
     try {
       await signIn(c, tab.page, "agent_a");
@@ -74,8 +88,16 @@ describe("adding an agent with the wizard", () => {
       await fillAccount(tab.page, "wizard_agent");
       await tab.page.locator("#role_id").waitFor();
       expect(await options(tab.page, "role_id")).toEqual(["Level-2 agent"]);
-      // The superior starts as the caller itself.
+      // The superior starts as the caller itself; the parent role is not asked (it is the superior's).
       expect(await item(tab.page, "pid").locator(".ant-select-selection-item").innerText()).toBe(agentA.nickname);
+      expect(await tab.page.locator("#parent_role_id").count()).toBe(0);
+      // Below a Level-2 agent there is no role to give; back under agent_a, the role is chosen again.
+      await choose(tab.page, "role_id", "Level-2 agent");
+      await choose(tab.page, "pid", agentA1.nickname);
+      expect(await item(tab.page, "role_id").locator(".ant-select-selection-item").count()).toBe(0);
+      await expect.poll(() => roleOptions(tab.page)).toEqual([]);
+      await choose(tab.page, "pid", agentA.nickname);
+      await expect.poll(() => roleOptions(tab.page)).toEqual(["Level-2 agent"]);
       await fillRoles(tab.page);
       await tab.page.locator("#root_nickname").fill("Wizard agent");
       await tab.page.locator("#root_phone").fill("+855 12 345 678");

@@ -1,5 +1,6 @@
 // Agents and operators as accounts: an agent's place in the tree (its path, fixed at creation under
-// a superior the caller may see), and sign-in accounts unique across agents and operators.
+// a superior the caller may see, with a role below the superior's: place.ts), and sign-in accounts
+// unique across agents and operators.
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../db/migrate.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
@@ -7,11 +8,12 @@ import { modelOf } from "../../entities/model.ts";
 import * as repo from "../../entities/repository.ts";
 import type { Row } from "../../entities/repository.ts";
 import { revokeAll } from "../../http/auth.ts";
-import { badRequest } from "../../http/errors.ts";
+import { badRequest, type FieldError } from "../../http/errors.ts";
 import { translate } from "../../http/i18n.ts";
 import { fieldError } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 import { hierarchyHandlers, protectAgents, protectOperators, protectRoles } from "./hierarchy.ts";
+import { placeErrors } from "./place.ts";
 
 async function accountTaken(tx: Queryable, account: string, self?: { entity: string; id: number }): Promise<boolean> {
   for (const entity of ["agent", "operator"]) {
@@ -21,19 +23,19 @@ async function accountTaken(tx: Queryable, account: string, self?: { entity: str
   return false;
 }
 
-/** Nobody grants what they do not hold: a role given by a non-admin must be within their permissions. */
-async function checkRoleGrant(ctx: Ctx, tx: Queryable, values: Row): Promise<void> {
-  if (ctx.principal.isAdmin) return;
-  for (const field of ["role_id", "parent_role_id"]) {
-    const roleId = values[field];
-    if (roleId === undefined || roleId === null) continue;
-    const { rows } = await tx.query<{ permissions: string[] | null }>(
-      `select permissions from ${q("role")} where id = $1`,
-      [roleId],
-    );
-    const exceeds = (rows[0]?.permissions ?? []).some((p) => !ctx.principal.permissions.has(p));
-    if (!rows[0] || exceeds) throw badRequest([fieldError(modelOf("agent"), field, "x-relation", ctx.lng)]);
-  }
+/**
+ * Nobody grants what they do not hold: a role given by a non-admin must be within their permissions. The
+ * parent role grants nothing (sign-in reads the role only) and is the superior's role (place.ts).
+ */
+async function roleGrantErrors(ctx: Ctx, tx: Queryable, values: Row): Promise<FieldError[]> {
+  const roleId = values.role_id;
+  if (ctx.principal.isAdmin || roleId === undefined || roleId === null) return [];
+  const { rows } = await tx.query<{ permissions: string[] | null }>(
+    `select permissions from ${q("role")} where id = $1`,
+    [roleId],
+  );
+  const exceeds = (rows[0]?.permissions ?? []).some((p) => !ctx.principal.permissions.has(p));
+  return !rows[0] || exceeds ? [fieldError(modelOf("agent"), "role_id", "x-relation", ctx.lng)] : [];
 }
 
 function uniqueAccount(entity: string) {
@@ -92,7 +94,18 @@ export const accounts = defineArea({
       async beforeWrite(ctx, tx, values, existing) {
         await checkAgentAccount(ctx, tx, values, existing);
         await passwordSetByUpdate(ctx, tx, "agent", values, existing);
-        await checkRoleGrant(ctx, tx, values);
+        const refused = await roleGrantErrors(ctx, tx, values);
+        // Made once: its role below its superior's, its parent role the superior's (place.ts).
+        if (!existing)
+          refused.push(
+            ...(await placeErrors(
+              ctx,
+              tx,
+              values,
+              refused.map((e) => e.field),
+            )),
+          );
+        if (refused.length) throw badRequest(refused);
         if (existing) return;
         // The superior is a relation the caller may see (checked by the engine); the new agent's path
         // extends the superior's, and never changes (pid is immutable).

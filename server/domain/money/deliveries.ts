@@ -1,14 +1,16 @@
 // Delivery orders of recycling devices: the estimated income of a delivery waits on the agent's pending
 // figure until a reviewer either credits the actual income (at most the estimate; the rest of the estimate
-// lapses) or deducts it in full. Review takes one delivery or a batch, all or nothing.
+// lapses) or deducts it in full. Review takes one delivery or a batch, all or nothing, and never one of the
+// reviewer's own agent (the platform admin reviews any), as for withdrawals.
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../db/migrate.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import { modelOf } from "../../entities/model.ts";
 import { scopeClause } from "../../entities/repository.ts";
-import { HttpError, badRequest, conflict, notFound } from "../../http/errors.ts";
+import { HttpError, badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { post, type Movement } from "./ledger.ts";
+import { unreviewableAgent } from "./withdrawals.ts";
 
 /** A delivery the device just made: its estimated income becomes pending for its agent. */
 export async function recordDeliveries(tx: Queryable, ids: number[]): Promise<void> {
@@ -39,31 +41,37 @@ export interface Review {
   at?: string;
 }
 
-/** Reviews deliveries in the caller's scope: every one of them pending, or none is touched. */
+/**
+ * Reviews deliveries in the caller's scope: every one of them pending and not the reviewer's own agent's,
+ * or none is touched.
+ */
 export async function reviewDeliveries(ctx: Ctx & { tx: Queryable }, review: Review): Promise<number> {
   const { tx } = ctx;
   const ids = [...new Set(review.ids)];
   const model = modelOf("delivery_order");
   const income = review.outcome === "income" ? (review.actual_income ?? 0) : null;
   const at = review.at ?? new Date().toISOString();
+  const own = unreviewableAgent(ctx);
   const scoped = (offset: number) => scopeClause(model, scopeOf(ctx.principal), offset);
-  // One statement: only pending deliveries change, and an income never above its estimate.
+  // One statement: only pending deliveries of another agent change, and an income never above its estimate.
   const { rows } = await tx.query<{ id: number; agent_id: number; estimated_income: number }>(
     `update ${q("delivery_order")}
         set status = 'processed', review_time = $4,
             actual_income = coalesce($2, 0), deduction = case when $2::bigint is null then estimated_income else 0 end,
             remark = $3, version = version + 1, updated_at = now()
-      where id = any($1) and status = 'pending' and ($2::bigint is null or $2 <= estimated_income)${scoped(4).sql}
+      where id = any($1) and status = 'pending' and ($2::bigint is null or $2 <= estimated_income)
+        and ($5::bigint is null or agent_id <> $5)${scoped(5).sql}
       returning id, agent_id, estimated_income`,
-    [ids, income, review.remark ?? null, at, ...scoped(4).values],
+    [ids, income, review.remark ?? null, at, own, ...scoped(5).values],
   );
   if (rows.length !== ids.length) {
-    // Say why, about the first one that did not change: not there, not pending, or an income too high.
-    const { rows: found } = await tx.query<{ id: number; status: string; estimated_income: number }>(
-      `select id, status, estimated_income from ${q("delivery_order")} where id = any($1)${scoped(1).sql}`,
+    // Say why: not there, the reviewer's own, not pending, or an income too high.
+    const { rows: found } = await tx.query<{ id: number; agent_id: number; status: string; estimated_income: number }>(
+      `select id, agent_id, status, estimated_income from ${q("delivery_order")} where id = any($1)${scoped(1).sql}`,
       [ids, ...scoped(1).values],
     );
     if (found.length !== ids.length) throw notFound();
+    if (found.some((d) => Number(d.agent_id) === own)) throw forbidden();
     if (found.some((d) => d.status !== "pending")) throw conflict("stateConflict");
     const over = found.find((d) => income !== null && income > Number(d.estimated_income));
     if (over)

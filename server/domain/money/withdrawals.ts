@@ -76,11 +76,15 @@ export async function requestWithdrawal(
 }
 
 /**
- * An agent never reviews its own withdrawal, whatever its role allows; the platform admin reviews
- * every request (there is nobody above it).
+ * The agent whose money the caller may not review (its own withdrawals and deliveries, an operator's its
+ * agent's), whatever its role allows; none for the platform admin, who reviews everything (there is
+ * nobody above it).
  */
+export const unreviewableAgent = (ctx: Ctx): number | null => (ctx.principal.isAdmin ? null : ctx.principal.agentId);
+
+/** An agent never reviews its own withdrawal (403, as for a missing permission). */
 export const notOwnEffect: TransitionEffect = async (ctx, { after }) => {
-  if (!ctx.principal.isAdmin && Number(after.agent_id) === ctx.principal.agentId) throw forbidden();
+  if (Number(after.agent_id) === unreviewableAgent(ctx)) throw forbidden();
 };
 
 /** refuse: the pending amount goes back to the balance. */

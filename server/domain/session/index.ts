@@ -12,6 +12,7 @@ import { q } from "../../db/migrate.ts";
 import { allPermissions, checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "../../http/auth.ts";
 import { badRequest, HttpError } from "../../http/errors.ts";
 import { translate } from "../../http/i18n.ts";
+import { ranksBelow } from "../accounts/place.ts";
 import { defineArea } from "../area.ts";
 
 export const userOf = (p: Principal) => ({
@@ -187,12 +188,13 @@ async function rolePicker(ctx: Ctx, direction: "up" | "down", forceDown: boolean
           )
         ).rows[0]
       : undefined;
+  // One rule of rank with the server's own check of a new agent's place (accounts/place.ts).
   const picked = rows.filter((role) =>
     direction === "up"
-      ? ctx.principal.isAdmin || (own !== undefined && role.level < own.level)
+      ? ctx.principal.isAdmin || (own !== undefined && ranksBelow(own.level, role.level))
       : (role.permissions ?? []).every((p) => can(ctx.principal, p)) &&
-        // force_down: strictly below the caller's own rank (a greater level), never a peer's or its own.
-        !(forceDown && (own === undefined || role.level <= own.level)),
+        // force_down: strictly below the caller's own rank, never a peer's or its own.
+        !(forceDown && (own === undefined || !ranksBelow(role.level, own.level))),
   );
   return picked.map((role) => ({ id: role.id, title: role.name, level: role.level }));
 }

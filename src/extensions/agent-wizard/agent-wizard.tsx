@@ -1,9 +1,11 @@
 // Adding an agent (SPEC §2 "agent ... add wizard"), at /manage/add where the agent list's Add leads:
-// 1. the account (account, password and its confirmation), 2. role and superior (the roles the caller
-// may grant below its own rank, manage-role-down with force_down=1; the parent role among those it may
-// grant; the superior among itself and its subtree, manage-pid-list), 3. the profile. Each step is
-// checked by the agent schema's own rules before the next; the server's field errors bring the user back
-// to the step that holds the field, with everything typed kept.
+// 1. the account (account, password and its confirmation), 2. superior and role (the superior among the
+// caller and its subtree, manage-pid-list; then the roles the caller may grant below its own rank,
+// manage-role-down with force_down=1, narrowed to those below the chosen superior's role, the rule the
+// server holds every new agent to: server/domain/accounts/place.ts; the parent role is not asked, the
+// server sets the superior's), 3. the profile. Each step is checked by the agent schema's own rules before
+// the next; the server's field errors bring the user back to the step that holds the field, with
+// everything typed kept.
 import { useQuery } from "@tanstack/react-query";
 import { App, Button, Card, Form, Result, Select, Space, Steps } from "antd";
 import { useMemo, useState } from "react";
@@ -27,7 +29,7 @@ interface Option {
 /** The agent fields each step asks, in order. */
 export const STEPS = [
   ["account", "password", "confirm_password"],
-  ["role_id", "parent_role_id", "pid"],
+  ["pid", "role_id"],
   ["nickname", "phone", "cate_id", "description"],
 ] as const;
 
@@ -75,11 +77,22 @@ export function AgentWizard({ route }: ExtensionProps) {
     queryKey: ["manage-role-down", 1],
     queryFn: () => api("manage-role-down", { query: { force_down: 1 } }),
   });
-  const parentRoles = useQuery({ queryKey: ["manage-role-down", 0], queryFn: () => api("manage-role-down") });
+  // Every role the caller may grant, with its level: where the chosen superior's role ranks.
+  const grantable = useQuery({ queryKey: ["manage-role-down", 0], queryFn: () => api("manage-role-down") });
   const superiors = useQuery({
     queryKey: ["manage-pid-list", search],
     queryFn: () => api<Option[]>("manage-pid-list", { query: { keyword: search || undefined } }),
   });
+  const pid = Form.useWatch("pid", roleForm) as number | undefined;
+  const superior = useQuery({
+    queryKey: ["manage-detail", pid],
+    enabled: pid !== undefined,
+    queryFn: () => api<{ role_id: number }>("manage-detail", { query: { id: pid } }),
+  });
+  // The roles ranking below the superior's (a greater level); all the caller's when its rank is unknown to
+  // it (the server still checks).
+  const superiorLevel = (grantable.data ?? []).find((r) => r.id === superior.data?.role_id)?.level;
+  const roleOptions = (roles.data ?? []).filter((r) => superiorLevel === undefined || r.level > superiorLevel);
 
   if (!allowed("agent.add")) return <Result status="403" title="403" subTitle={t("errors:forbidden")} />;
 
@@ -150,24 +163,12 @@ export function AgentWizard({ route }: ExtensionProps) {
           wrapperCol={{ xs: { span: 24 }, md: { flex: "1 1 0" } }}
           colon={false}
           initialValues={data}
+          // Another superior: the role is chosen again, among those below it.
+          onValuesChange={(changed: Data) => {
+            if ("pid" in changed) roleForm.setFieldValue("role_id", undefined);
+          }}
           onFinish={next}
         >
-          <Form.Item name="role_id" label={label("role_id")} rules={[pickerRule("role_id")]}>
-            <Select
-              id="role_id"
-              loading={roles.isLoading}
-              options={(roles.data ?? []).map((r) => ({ value: r.id, label: r.title }))}
-              style={{ maxWidth: 360 }}
-            />
-          </Form.Item>
-          <Form.Item name="parent_role_id" label={label("parent_role_id")} rules={[pickerRule("parent_role_id")]}>
-            <Select
-              id="parent_role_id"
-              loading={parentRoles.isLoading}
-              options={(parentRoles.data ?? []).map((r) => ({ value: r.id, label: r.title }))}
-              style={{ maxWidth: 360 }}
-            />
-          </Form.Item>
           <Form.Item name="pid" label={label("pid")} rules={[pickerRule("pid")]}>
             <Select
               id="pid"
@@ -176,6 +177,14 @@ export function AgentWizard({ route }: ExtensionProps) {
               onSearch={setSearch}
               loading={superiors.isLoading}
               options={(superiors.data ?? []).map((a) => ({ value: a.id, label: a.title }))}
+              style={{ maxWidth: 360 }}
+            />
+          </Form.Item>
+          <Form.Item name="role_id" label={label("role_id")} rules={[pickerRule("role_id")]}>
+            <Select
+              id="role_id"
+              loading={roles.isLoading || grantable.isLoading || superior.isLoading}
+              options={roleOptions.map((r) => ({ value: r.id, label: r.title }))}
               style={{ maxWidth: 360 }}
             />
           </Form.Item>

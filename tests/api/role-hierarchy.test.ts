@@ -1,0 +1,258 @@
+// The role hierarchy a new agent is held to (server/domain/accounts/place.ts): its role ranks strictly
+// below its superior's role (a greater level), and its parent role is its superior's role (set from the
+// superior when left out). Fixtures (helper.ts): admin ("Platform admin", level 0) → agent_a ("Level-1
+// agent", 1) → agent_a1 ("Viewer", 2), admin → agent_b ("Level-1 agent"); operator_a belongs to agent_a.
+// Every refusal below is exact, translated, and creates nothing.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
+import { Fixtures, type FieldErrors, type Row } from "./fixtures.ts";
+
+let t: TestApp;
+let fx: Fixtures;
+let admin: Client;
+let agentA: Client;
+let agentA1: Client;
+let operator: Client;
+let roleAdmin: number;
+let made = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new Fixtures(t);
+  [admin, agentA, agentA1, operator] = await Promise.all(
+    ["admin", "agent_a", "agent_a1", "operator_a"].map((a) => fx.client(a)),
+  );
+  const { rows } = await t.db.query<{ id: number }>(`select id from "role" where name = 'Platform admin'`);
+  roleAdmin = Number(rows[0].id);
+}, 60_000);
+afterAll(() => t?.close());
+
+/** A new agent's body: a fresh account, under the superior, with the role (and the parent role if given). */
+function body(pid: number, role_id: number, more: Row = {}): Row {
+  made += 1;
+  return {
+    nickname: `Sub ${made}`,
+    account: `sub_${made}`,
+    password: "s3cret-pass",
+    confirm_password: "s3cret-pass",
+    phone: "+855 12 000 111",
+    role_id,
+    pid,
+    ...more,
+  };
+}
+
+const errorsOf = (reply: Reply) => (reply.body.data as FieldErrors).errors;
+const agents = async () => (await t.db.query<{ n: number }>(`select count(*)::int as n from "agent"`)).rows[0].n;
+
+async function stored(id: unknown) {
+  const { rows } = await t.db.query<{ role_id: number; parent_role_id: number; pid: number; agent_path: string }>(
+    `select role_id::int, parent_role_id::int, pid::int, agent_path from "agent" where id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** A refusal: 400, exactly these field errors, and no agent made. */
+async function refused(who: Client, payload: Row, errors: { field: string; keyword: string; message: string }[]) {
+  const before = await agents();
+  const reply = await who.post("/merchant/manage-add", payload);
+  expect(reply.status, reply.raw).toBe(400);
+  expect(errorsOf(reply)).toEqual(errors);
+  expect(await agents()).toBe(before);
+}
+
+const notBelow = (role: string) => ({
+  field: "role_id",
+  keyword: "roleNotBelowSuperior",
+  message: `The role must rank below the superior agent's role “${role}”`,
+});
+const notParent = (role: string) => ({
+  field: "parent_role_id",
+  keyword: "parentRoleNotSuperiors",
+  message: `The parent role must be the superior agent's role “${role}”`,
+});
+
+describe("a new agent's role ranks below its superior's, its parent role is the superior's", () => {
+  it("creates a sub-agent under the caller, the parent role set from the superior", async () => {
+    const reply = await agentA.post<Row>("/merchant/manage-add", body(t.ids.agent_a, t.ids.roleNarrow));
+    expect(reply.status, reply.raw).toBe(200);
+    expect(reply.body.data).toMatchObject({ role_id: t.ids.roleNarrow, parent_role_id: t.ids.roleAgent });
+    const row = await stored(reply.body.data.id);
+    expect(row).toEqual({
+      role_id: t.ids.roleNarrow,
+      parent_role_id: t.ids.roleAgent,
+      pid: t.ids.agent_a,
+      agent_path: `/${t.ids.admin}/${t.ids.agent_a}/${reply.body.data.id as number}/`,
+    });
+  });
+
+  it("takes the superior's role sent as the parent role", async () => {
+    const reply = await agentA.post<Row>(
+      "/merchant/manage-add",
+      body(t.ids.agent_a, t.ids.roleNarrow, { parent_role_id: t.ids.roleAgent }),
+    );
+    expect(reply.status, reply.raw).toBe(200);
+    expect(await stored(reply.body.data.id)).toMatchObject({ parent_role_id: t.ids.roleAgent });
+  });
+
+  it("lets the platform admin create a level-1 agent under itself, and a sub-agent under an agent", async () => {
+    const level1 = await admin.post<Row>("/merchant/manage-add", body(t.ids.admin, t.ids.roleAgent));
+    expect(level1.status, level1.raw).toBe(200);
+    expect(await stored(level1.body.data.id)).toMatchObject({
+      role_id: t.ids.roleAgent,
+      parent_role_id: roleAdmin,
+      pid: t.ids.admin,
+    });
+    const below = await admin.post<Row>("/merchant/manage-add", body(t.ids.agent_a, t.ids.roleNarrow));
+    expect(below.status, below.raw).toBe(200);
+    expect(await stored(below.body.data.id)).toMatchObject({ parent_role_id: t.ids.roleAgent, pid: t.ids.agent_a });
+  });
+
+  it("accepts exactly the roles the role picker offers when the caller is the superior", async () => {
+    const { rows } = await t.db.query<{ id: number }>(`select id::int from "role" order by id`);
+    for (const [who, self] of [
+      [agentA, t.ids.agent_a],
+      [admin, t.ids.admin],
+    ] as const) {
+      const offered = ((await who.get<Row[]>("/merchant/manage-role-down?force_down=1")).body.data ?? []).map(
+        (r) => r.id,
+      );
+      expect(offered.length).toBeGreaterThan(0);
+      for (const { id } of rows) {
+        const reply = await who.post("/merchant/manage-add", body(self, id));
+        expect(reply.status, `role ${id}: ${reply.raw}`).toBe(offered.includes(id) ? 200 : 400);
+      }
+    }
+  });
+
+  it("refuses a role at or above the superior's place, the platform admin's requests too", async () => {
+    // A peer of the caller: the caller's own role under the caller.
+    await refused(agentA, body(t.ids.agent_a, t.ids.roleAgent), [notBelow("Level-1 agent")]);
+    // Under agent_a1 (Viewer, level 2): neither its own level nor one above it.
+    await refused(agentA, body(t.ids.agent_a1, t.ids.roleNarrow), [notBelow("Viewer")]);
+    await refused(agentA, body(t.ids.agent_a1, t.ids.roleAgent), [notBelow("Viewer")]);
+    // A level-1 agent under a Level-2 superior, or beside its peer: not even the platform admin.
+    await refused(admin, body(t.ids.agent_a1, t.ids.roleAgent), [notBelow("Viewer")]);
+    await refused(admin, body(t.ids.agent_a, t.ids.roleAgent), [notBelow("Level-1 agent")]);
+    await refused(admin, body(t.ids.admin, roleAdmin), [notBelow("Platform admin")]);
+  });
+
+  it("refuses a role beyond the caller's own permissions on the field, once", async () => {
+    await refused(agentA, body(t.ids.agent_a, roleAdmin), [
+      { field: "role_id", keyword: "x-relation", message: "The chosen Role does not exist or is not yours to use" },
+    ]);
+  });
+
+  it("refuses a parent role that is not the superior's", async () => {
+    await refused(agentA, body(t.ids.agent_a, t.ids.roleNarrow, { parent_role_id: t.ids.roleNarrow }), [
+      notParent("Level-1 agent"),
+    ]);
+    await refused(agentA, body(t.ids.agent_a, t.ids.roleNarrow, { parent_role_id: roleAdmin }), [
+      notParent("Level-1 agent"),
+    ]);
+    await refused(admin, body(t.ids.agent_a, t.ids.roleNarrow, { parent_role_id: roleAdmin }), [
+      notParent("Level-1 agent"),
+    ]);
+    // Both wrong: both fields named at once.
+    await refused(agentA, body(t.ids.agent_a1, t.ids.roleAgent, { parent_role_id: t.ids.roleAgent }), [
+      notBelow("Viewer"),
+      notParent("Viewer"),
+    ]);
+  });
+
+  it("answers in the caller's language", async () => {
+    const expected: Record<string, [string, string]> = {
+      zh: ["角色必须低于上级代理商的角色“Level-1 agent”", "上级角色必须是上级代理商的角色“Level-1 agent”"],
+      tw: ["角色必須低於上級代理商的角色「Level-1 agent」", "上級角色必須是上級代理商的角色「Level-1 agent」"],
+      th: [
+        "บทบาทต้องต่ำกว่าบทบาท “Level-1 agent” ของตัวแทนระดับบน",
+        "บทบาทระดับบนต้องเป็นบทบาท “Level-1 agent” ของตัวแทนระดับบน",
+      ],
+      km: [
+        "តួនាទីត្រូវតែទាបជាងតួនាទី “Level-1 agent” របស់ភ្នាក់ងារថ្នាក់លើ",
+        "តួនាទីថ្នាក់លើត្រូវតែជាតួនាទី “Level-1 agent” របស់ភ្នាក់ងារថ្នាក់លើ",
+      ],
+    };
+    for (const [lng, messages] of Object.entries(expected)) {
+      const who = await fx.clientIn("agent_a", lng);
+      const reply = await who.post(
+        "/merchant/manage-add",
+        body(t.ids.agent_a, t.ids.roleAgent, { parent_role_id: roleAdmin }),
+      );
+      expect(reply.status, reply.raw).toBe(400);
+      expect(errorsOf(reply).map((e) => e.message)).toEqual(messages);
+    }
+  });
+
+  it("refuses a superior outside the caller's subtree on the field, as any relation it may not use", async () => {
+    const outside = {
+      field: "pid",
+      keyword: "x-relation",
+      message: "The chosen Superior agent does not exist or is not yours to use",
+    };
+    await refused(agentA, body(t.ids.agent_b, t.ids.roleNarrow), [outside]);
+    await refused(agentA, body(t.ids.admin, t.ids.roleNarrow), [outside]);
+    await refused(agentA, body(999_999, t.ids.roleNarrow), [outside]);
+  });
+
+  it("refuses a role or parent role that does not exist", async () => {
+    await refused(agentA, body(t.ids.agent_a, 999_999), [
+      { field: "role_id", keyword: "x-relation", message: "The chosen Role does not exist or is not yours to use" },
+    ]);
+    await refused(agentA, body(t.ids.agent_a, t.ids.roleNarrow, { parent_role_id: 999_999 }), [
+      {
+        field: "parent_role_id",
+        keyword: "x-relation",
+        message: "The chosen Parent role does not exist or is not yours to use",
+      },
+    ]);
+  });
+
+  it("refuses a role without agent.add and an operator (403), creating nothing", async () => {
+    const before = await agents();
+    for (const who of [agentA1, operator]) {
+      const reply = await who.post("/merchant/manage-add", body(t.ids.agent_a1, t.ids.roleNarrow));
+      expect(reply.status, reply.raw).toBe(403);
+      expect(reply.body.message).toBe("You do not have permission for this action");
+    }
+    expect(await agents()).toBe(before);
+  });
+});
+
+describe("after creation", () => {
+  it("refuses a change of role, parent role or superior", async () => {
+    const created = (await agentA.post<Row>("/merchant/manage-add", body(t.ids.agent_a, t.ids.roleNarrow))).body.data;
+    const before = await stored(created.id);
+    for (const [field, value] of [
+      ["role_id", t.ids.roleAgent],
+      ["parent_role_id", t.ids.roleNarrow],
+      ["pid", t.ids.agent_a1],
+    ] as const) {
+      const reply = await agentA.post("/merchant/manage-update", { ...created, [field]: value });
+      expect(reply.status, reply.raw).toBe(400);
+      expect(errorsOf(reply).map((e) => [e.field, e.keyword])).toEqual([[field, "x-immutable"]]);
+    }
+    expect(await stored(created.id)).toEqual(before);
+  });
+
+  it("leaves agents made before the rule as they are, and brings one back from the bin unchanged", async () => {
+    // The fixtures' agents hold their own role as parent role, as rows made before the rule may: no rewrite.
+    expect(await stored(t.ids.agent_a)).toMatchObject({ role_id: t.ids.roleAgent, parent_role_id: t.ids.roleAgent });
+    const { rows } = await t.db.query<{ id: number }>(
+      `insert into "agent" (nickname, account, password, phone, role_id, parent_role_id, pid, agent_path)
+       values ('Old', 'old_row', 'x', '1', $1, $1, $2, '') returning id::int`,
+      [t.ids.roleAgent, t.ids.agent_a],
+    );
+    const id = rows[0].id;
+    await t.db.query(`update "agent" set agent_path = $1, agent_id = $2 where id = $2`, [
+      `/${t.ids.admin}/${t.ids.agent_a}/${id}/`,
+      id,
+    ]);
+    const before = await stored(id);
+    expect((await admin.del(`/merchant/manage-delete?id=${id}`)).status).toBe(200);
+    const recovered = await admin.post("/merchant/manage-recycle-recover", { id: [id] });
+    expect(recovered.status, recovered.raw).toBe(200);
+    expect(await stored(id)).toEqual(before);
+  });
+});
