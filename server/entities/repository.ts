@@ -3,14 +3,17 @@
 import type { Queryable } from "../db/db.ts";
 import { readRelation } from "../db/live.ts";
 import { q } from "../db/migrate.ts";
-import type { EntityModel } from "./model.ts";
+import { modelOf, type EntityModel } from "./model.ts";
 
 export type Row = Record<string, unknown>;
 
 export interface Scope {
   /** Agent path prefix the caller may see ("/1/5/"); undefined for the platform admin. */
   path?: string;
-  /** Operators see only the devices bound to them (and what belongs to those devices). */
+  /**
+   * Operators see only the devices bound to them, what belongs to those devices, their own records, and
+   * of other entities what those devices name.
+   */
   operatorId?: number;
   /** Only rows of the agents below this path, not the path's own (a superior's "subordinate goods"). */
   below?: string;
@@ -148,8 +151,24 @@ function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] 
     if (model.name === "machine") conditions.push(`id in ${bound()}`);
     else if (model.fields.has("operator_id")) conditions.push(`operator_id = ${p.add(scope.operatorId)}`);
     else if (model.fields.has("machine_id")) conditions.push(`machine_id in ${bound()}`);
+    else if (model.name === "operator") conditions.push(`id = ${p.add(scope.operatorId)}`);
+    else if (model.scoped) {
+      // Of any other entity only what its bound devices name (their outlet, plans, owner): never the
+      // rest of its agent's records.
+      const named = deviceFieldsNaming(model.name).map(
+        (field) => `select ${q(field)} from ${q("machine")} where deleted_at is null and id in ${bound()}`,
+      );
+      conditions.push(named.length ? `id in (${named.join(" union ")})` : "false");
+    }
   }
   return conditions;
+}
+
+/** The device's columns that name a record of the entity (x-relation): its outlet, its plans, its owner. */
+function deviceFieldsNaming(entity: string): string[] {
+  return [...modelOf("machine").fields.values()]
+    .filter((f) => f.stored && f.node["x-relation"]?.entity === entity)
+    .map((f) => f.name);
 }
 
 /**

@@ -263,6 +263,16 @@ describe("machine-application-plan", () => {
     expect(drying.body.data.list.map((r) => r.title)).not.toContain("Own lanes");
   });
 
+  it("shows an operator the plan its bound device runs, none of its agent's others", async () => {
+    const runs = await fx.createRecord("channel_plan", "agent_a", { name: "Runs here" });
+    await fx.createRecord("channel_plan", "agent_a", { name: "Not here" });
+    const bound = await boundDevice("vending");
+    await fx.setColumn("machine", bound, "channel_plan_id", runs.id);
+    const reply = await operatorA.get<{ list: Row[] }>(`/merchant/machine-application-plan?id=${bound}`);
+    expect(reply.status, reply.raw).toBe(200);
+    expect(reply.body.data.list).toEqual([{ id: runs.id, title: "Runs here" }]);
+  });
+
   it("refuses bad ids, agent_b and roles without machine.detail", async () => {
     const vending = await device("agent_a", "vending");
     expect(errorFields(await agentA.get("/merchant/machine-application-plan?id=0"))).toEqual(["id"]);
@@ -303,6 +313,12 @@ describe("get-open-plugins", () => {
     expect(other.status).toBe(400);
     expect((other.body.data as FieldErrors).errors).toEqual([expect.objectContaining({ keyword: "x-relation" })]);
     expect((await agentA1.get("/merchant/get-open-plugins")).status).toBe(403);
+  });
+
+  it("refuses an operator: the owner's profit-sharing limits are the agent's, not its operators'", async () => {
+    const bound = await boundDevice("vending");
+    expect((await operatorA.get(`/merchant/get-open-plugins?machine_id=${bound}`)).status).toBe(403);
+    expect((await operatorA.get("/merchant/get-open-plugins")).status).toBe(403);
   });
 });
 

@@ -75,7 +75,7 @@ describe("scopeClause", () => {
     expect(await reached("shop", { path: "/9x/" }, ids)).toEqual([x]);
   });
 
-  it("limits an operator to its bound machines, their lanes, and its own records", async () => {
+  it("limits an operator to its bound machines, their lanes, its own records and what its machines name", async () => {
     const machines: number[] = [];
     for (let i = 0; i < 2; i++) machines.push((await fx.createRecord("machine", "agent_a")).id as number);
     const [bound] = machines;
@@ -91,9 +91,18 @@ describe("scopeClause", () => {
     expect(await reached("machine_channel", operator, lanes)).toEqual([lanes[0]]);
     // A record with an operator is the operator's own, whichever machine it names.
     expect(await reached("clean_record", operator, cleans)).toEqual([cleans[0]]);
-    // An entity with neither: the agent path alone.
-    const shop = (await fx.createRecord("shop", "agent_a")).id as number;
-    expect(await reached("shop", operator, [shop])).toEqual([shop]);
+    // An entity with neither: what the bound machines name (here their outlet), within the agent path;
+    // never the agent's other records (an outlet only an unbound machine names, its goods).
+    const [shop, other] = [
+      (await fx.row("machine", bound))!.shop_id as number,
+      (await fx.createRecord("shop", "agent_a")).id as number,
+    ];
+    await fx.setColumn("machine", machines[1], "shop_id", other);
+    expect(await reached("shop", operator, [shop, other])).toEqual([shop]);
     expect(await reached("shop", { ...operator, path: "/nobody/" }, [shop])).toEqual([]);
+    expect(await reached("goods", operator, [(await fx.createRecord("goods", "agent_a")).id as number])).toEqual([]);
+    // Of the operators, itself only.
+    const colleague = (await fx.createRecord("operator", "agent_a")).id as number;
+    expect(await reached("operator", operator, [t.ids.operator_a, colleague])).toEqual([t.ids.operator_a]);
   });
 });

@@ -222,6 +222,27 @@ describe("statistics-line-machine, statistics-dealt and statistics-manage", () =
     expect((await agentB.get<Record<string, number>>("/merchant/statistics-dealt")).body.data.out_of_stock).toBe(0);
   });
 
+  it("maps and counts for an operator only the devices bound to it, as its device list has them", async () => {
+    const bound = Number(await fx.relatedId("machine", "agent_a"));
+    await fx.insertRecord("operator_binding", "agent_a", { operator_id: t.ids.operator_a, machine_id: bound });
+    const goods = await fx.createRecord("goods", "agent_a");
+    await fx.insertRecord("machine_channel", "agent_a", {
+      machine_id: bound,
+      goods_id: goods.id,
+      left: 0,
+      shelf_status: 1,
+    });
+    const operator = await fx.client("operator_a");
+    const map = (await operator.get<Record<string, number[]>>("/merchant/statistics-line-machine")).body.data;
+    expect(map.id).toEqual([bound]);
+    const dealt = (await operator.get<Record<string, number>>("/merchant/statistics-dealt")).body.data;
+    const listed = await operator.get<{ total: number }>("/merchant/machine-list?stock_status=out_of_stock");
+    expect(dealt).toEqual({ refund_requests: -1, work_orders: -1, out_of_stock: 1, withdrawals: -1 });
+    expect(listed.body.data.total).toBe(1);
+    // agent_a counts the other empty device too.
+    expect((await agentA.get<Record<string, number>>("/merchant/statistics-dealt")).body.data.out_of_stock).toBe(2);
+  });
+
   it("lists the caller's direct sub-agents with their subtree's month", async () => {
     const team = (await agentA.get<Row[]>("/merchant/statistics-manage")).body.data;
     expect(team).toEqual([

@@ -10,7 +10,7 @@ import type { EntityHooks } from "../../entities/domain.ts";
 import { modelOf } from "../../entities/model.ts";
 import * as repo from "../../entities/repository.ts";
 import type { Row } from "../../entities/repository.ts";
-import { HttpError, notFound } from "../../http/errors.ts";
+import { forbidden, HttpError, notFound } from "../../http/errors.ts";
 import { translate } from "../../http/i18n.ts";
 import type { Handlers } from "../area.ts";
 
@@ -95,15 +95,22 @@ export const settingsHandlers: Handlers = {
     return { id: Number(row.id), mac_name: String(row.mac_name), iccid: (row.iccid as string | null) ?? null };
   },
 
+  // The plans the caller may give the device: its scope's, of the device's kind. An operator gives a
+  // device no plan (machine.bind is never its): it is shown the one its device runs.
   "machine-application-plan": async ({ ctx, input }) => {
     const row = await deviceOfKind(ctx, sqlOf(ctx), input.id);
     const kind = row.kind as Kind;
     const entity = PLAN_OF_KIND[kind];
-    const list = await repo.options(sqlOf(ctx), modelOf(entity), scopeOf(ctx.principal));
-    return { kind, entity, list };
+    const options = await repo.options(sqlOf(ctx), modelOf(entity), scopeOf(ctx.principal));
+    if (ctx.principal.kind !== "operator") return { kind, entity, list: options };
+    const field = [...machineModel().fields.values()].find((f) => f.node["x-relation"]?.entity === entity)!.name;
+    return { kind, entity, list: options.filter((plan) => Number(plan.id) === Number(row[field])) };
   },
 
   "get-open-plugins": async ({ ctx, input }) => {
+    // The owner's profit-sharing limits are its agent's money settings: no operator screen shows them and
+    // an operator cannot change them, so an operator is refused the call.
+    if (ctx.principal.kind === "operator") throw forbidden();
     const db = sqlOf(ctx);
     // The device's owner (the engine has checked the device is in the caller's scope), or the caller.
     let owner = { id: ctx.principal.agentId, path: ctx.principal.agentPath };

@@ -11,7 +11,8 @@ import { q } from "../../db/migrate.ts";
 import { readRelation } from "../../db/live.ts";
 import { modelOf } from "../../entities/model.ts";
 import { businessDay } from "../../db/rollups.ts";
-import { can, sqlOf, type Ctx } from "../../entities/context.ts";
+import { can, scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
+import { scopeClause } from "../../entities/repository.ts";
 import { defineArea } from "../area.ts";
 import { operationSchemas } from "../../../src/generated/operations.ts";
 import type {
@@ -24,8 +25,17 @@ import type {
 const defaultDays = (call: "statistics-trade" | "statistics-order"): number =>
   Number((operationSchemas[call].properties!.days as { default: number }).default);
 
-/** The caller's subtree as a LIKE pattern on agent_path; null for the platform admin (everything). */
+/**
+ * The caller's subtree as a LIKE pattern on agent_path, for the roll-ups (per agent and day); null for the
+ * platform admin (everything). What is read from an entity's own table (devices, work orders, withdrawals,
+ * scans) takes the caller's scope as the engine does instead (`scoped`): an operator's is its bound
+ * devices, not its agent's subtree.
+ */
 const subtree = (ctx: Ctx): string | null => (ctx.principal.isAdmin ? null : `${ctx.principal.agentPath}%`);
+
+/** The caller's scope on an entity's rows, as " and ..." conditions with placeholders after the first `offset`. */
+const scoped = (ctx: Ctx, entity: string, offset: number) =>
+  scopeClause(modelOf(entity), scopeOf(ctx.principal), offset);
 
 /** Today's business day, in SQL. */
 const TODAY = businessDay("now()");
@@ -70,17 +80,18 @@ export const statistics = defineArea({
           revenue: num(revenueRows.find((r) => r.name === name)?.revenue),
         };
       };
+      const agents = scoped(ctx, "agent", 2);
+      const devices = scoped(ctx, "machine", 2 + agents.values.length);
+      const scans = scoped(ctx, "scan_record", 2 + agents.values.length + devices.values.length);
       const { rows: totals } = await db.query<Record<string, unknown>>(
         `select (select coalesce(sum(orders), 0) from stat_order_day where $1::text is null or agent_path like $1) as orders,
                 (select coalesce(sum(turnover), 0) from stat_order_day where $1::text is null or agent_path like $1) as turnover,
-                (select coalesce(sum(total_revenue), 0) from ${q("agent")}
-                  where deleted_at is null and ($1::text is null or agent_path like $1)) as revenue,
-                (select count(*) from ${q("machine")} where deleted_at is null and ($1::text is null or agent_path like $1)) as devices,
-                (select count(*) from ${q("agent")}
-                  where deleted_at is null and id <> $2 and ($1::text is null or agent_path like $1)) as team,
-                (select count(distinct openid) from ${q("scan_record")} where $1::text is null or agent_path like $1) as members,
+                (select coalesce(sum(total_revenue), 0) from ${q("agent")} where deleted_at is null${agents.sql}) as revenue,
+                (select count(*) from ${q("machine")} where deleted_at is null${devices.sql}) as devices,
+                (select count(*) from ${q("agent")} where deleted_at is null and id <> $2${agents.sql}) as team,
+                (select count(distinct openid) from ${q("scan_record")} where true${scans.sql}) as members,
                 ${TODAY}::text as day`,
-        [path, ctx.principal.agentId],
+        [path, ctx.principal.agentId, ...agents.values, ...devices.values, ...scans.values],
       );
       const t = totals[0];
       return {
@@ -144,6 +155,8 @@ export const statistics = defineArea({
     async "statistics-line-machine"({ ctx }) {
       // One row per device, as columns: the map draws 100,000 points from arrays without objects.
       // Arrays of int8 and numeric come as text (only the scalar types have parsers, server/db/db.ts).
+      // The devices the caller may see (an operator: its bound ones), as the device list has them.
+      const devices = scoped(ctx, "machine", 0);
       const { rows } = await sqlOf(ctx).query<
         Pick<StatisticsLineMachineAnswer, "mac_name" | "kind" | "status"> &
           Record<"id" | "longitude" | "latitude", (string | number)[]>
@@ -154,10 +167,10 @@ export const statistics = defineArea({
                 coalesce(array_agg(m.status order by m.id), '{}') as status,
                 coalesce(array_agg(s.longitude order by m.id), '{}') as longitude,
                 coalesce(array_agg(s.latitude order by m.id), '{}') as latitude
-           from ${q(LIVE_MACHINES)} m join ${q("shop")} s on s.id = m.shop_id
-          where m.deleted_at is null and s.longitude is not null and s.latitude is not null
-            and ($1::text is null or m.agent_path like $1)`,
-        [subtree(ctx)],
+           from (select * from ${q(LIVE_MACHINES)} where deleted_at is null${devices.sql}) m
+           join ${q("shop")} s on s.id = m.shop_id
+          where s.longitude is not null and s.latitude is not null`,
+        devices.values,
       );
       const r = rows[0];
       return {
@@ -171,26 +184,38 @@ export const statistics = defineArea({
     },
 
     async "statistics-dealt"({ ctx }) {
-      const path = subtree(ctx);
-      const count = async (permission: string, sql: string, total = "count(*)::int") => {
+      /** -1 without the permission; else the rows `where` matches among those the caller may see of the entity. */
+      const count = async (permission: string, entity: string, from: string, where: string) => {
         if (!can(ctx.principal, permission)) return -1;
+        const scope = scoped(ctx, entity, 0);
         const { rows } = await sqlOf(ctx).query<{ n: number }>(
-          `select ${total} as n from ${sql} and ($1::text is null or agent_path like $1)`,
-          [path],
+          `select count(*)::int as n from ${from} where ${where}${scope.sql}`,
+          scope.values,
+        );
+        return rows[0].n;
+      };
+      // Orders waiting on a refund request: the order mix's status counts (kept exact by the order
+      // trigger as orders change state), so no call counts a million orders. Per agent: an order's
+      // permission is never an operator's.
+      const refundRequests = async () => {
+        if (!can(ctx.principal, "order.list")) return -1;
+        const { rows } = await sqlOf(ctx).query<{ n: number }>(
+          `select coalesce(sum(orders), 0)::int as n from stat_order_mix
+            where dimension = 'status' and key = 'refund_requested' and ($1::text is null or agent_path like $1)`,
+          [subtree(ctx)],
         );
         return rows[0].n;
       };
       return {
-        // Orders waiting on a refund request: the order mix's status counts (kept exact by the order
-        // trigger as orders change state), so no call counts a million orders.
-        refund_requests: await count(
-          "order.list",
-          `stat_order_mix where dimension = 'status' and key = 'refund_requested'`,
-          "coalesce(sum(orders), 0)::int",
+        refund_requests: await refundRequests(),
+        work_orders: await count("service_order.list", "service_order", q("service_order"), `status = 'pending'`),
+        out_of_stock: await count(
+          "machine.list",
+          "machine",
+          q(LIVE_MACHINES),
+          `deleted_at is null and ${OUT_OF_STOCK}`,
         ),
-        work_orders: await count("service_order.list", `${q("service_order")} where status = 'pending'`),
-        out_of_stock: await count("machine.list", `${q(LIVE_MACHINES)} where deleted_at is null and ${OUT_OF_STOCK}`),
-        withdrawals: await count("withdrawal.list", `${q("withdrawal")} where status = 'pending'`),
+        withdrawals: await count("withdrawal.list", "withdrawal", q("withdrawal"), `status = 'pending'`),
       };
     },
 
