@@ -12,6 +12,8 @@ import { startDemoDevices } from "./seed/devices.ts";
 import { ROOT } from "./root.ts";
 
 const CONSOLE_DIR = join(ROOT, "dist/console");
+/** A start that a restart cannot fix (EX_CONFIG): npm start's supervisor (server/start.mjs) stops on it. */
+const EXIT_CANNOT_START = 78;
 
 function newestMtime(path: string): number {
   const stat = statSync(path);
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
     } catch (error) {
       if (!(error instanceof DataDirLockedError)) throw error;
       console.error(error.message);
-      process.exit(1);
+      process.exit(EXIT_CANNOT_START);
     }
   };
   // The database is created, and the demo data seeded, by processes of their own.
@@ -99,6 +101,8 @@ async function main(): Promise<void> {
   console.log(
     `  API: http://localhost:${port}/merchant/openapi.json — sign in with POST /merchant/login { "account": "admin", "password": "admin123" }`,
   );
+  // Under npm start's supervisor: it is told the server is serving (a crash before that is a failed start).
+  process.send?.("ready", undefined, undefined, () => {});
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -112,6 +116,8 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // The supervisor gone (killed outright): the server closes rather than serve on, unsupervised.
+  process.on("disconnect", () => void shutdown("Supervisor gone"));
 }
 
 await main();

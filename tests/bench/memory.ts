@@ -20,8 +20,15 @@ function residentMiB(pid: number): { now: number; peak: number } {
   return { now: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
 
-/** `npm start`'s command (package.json), run directly so that the child is the serving process itself. */
-async function start(dataDir: string, port: number, log: (line: string) => void): Promise<ChildProcess> {
+/**
+ * `npm start`'s command (package.json), run directly: a supervisor (server/start.mjs) whose child serves,
+ * and whose pid the supervisor logs ("server started (pid N)"); the figures are the serving child's.
+ */
+async function start(
+  dataDir: string,
+  port: number,
+  log: (line: string) => void,
+): Promise<{ child: ChildProcess; server: number }> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [join(ROOT, "server/start.mjs")], { cwd: ROOT, env, stdio: "pipe" });
@@ -35,7 +42,9 @@ async function start(dataDir: string, port: number, log: (line: string) => void)
     child.on("exit", (code) => fail(new Error(`npm start exited (${code}) before it was ready:\n${output}`)));
   });
   log(output.split("\n").find((line) => line.includes("Merchant console ready"))!);
-  return child;
+  const pids = [...output.matchAll(/server started \(pid (\d+)\)/g)];
+  if (!pids.length) throw new Error(`npm start did not say which process serves:\n${output}`);
+  return { child, server: Number(pids[pids.length - 1][1]) };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -71,15 +80,15 @@ export async function benchServerMemory(log: (line: string) => void): Promise<Ro
   try {
     for (const which of ["first start (creates and seeds the demo data)", "restart on the seeded data"]) {
       const port = await freePort();
-      const child = await start(dir, port, log);
+      const { child, server } = await start(dir, port, log);
       try {
         await sleep(10_000); // the demo devices' first reports, the caches filled
         rows.push([
           `server RSS (PGlite, demo data), ${which}, 10 s after ready (target < 400 MB)`,
-          mib(residentMiB(child.pid!).now),
+          mib(residentMiB(server).now),
         ]);
         await load(`http://127.0.0.1:${port}`, log);
-        const after = residentMiB(child.pid!);
+        const after = residentMiB(server);
         rows.push([
           `  after 50 connections × 20 s on the order list, then on a detail (target < 400 MB)`,
           `${mib(after.now)} (peak ${mib(after.peak)})`,
