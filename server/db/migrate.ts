@@ -75,8 +75,9 @@ const SYSTEM_TABLES: TableSpec[] = [
     indexes: [],
   },
   {
-    // Every file POST /merchant/upload stored: whose agent it counts against (the daily quota) and when,
-    // so that files no record points to can be swept (server/domain/uploads).
+    // Every file POST /merchant/upload stored: the uploader's agent, the branch whose daily quota it counts
+    // against (its level-1 agent; null for files stored before branches were counted) and when, so that
+    // files no record points to can be swept (server/domain/uploads).
     name: "sys_upload",
     columns: [
       ["path", "text primary key"],
@@ -84,10 +85,12 @@ const SYSTEM_TABLES: TableSpec[] = [
       ["size", "bigint not null"],
       ["private", "boolean not null"],
       ["at", "timestamptz not null default now()"],
+      ["quota_id", "bigint"],
     ],
     indexes: [
       { name: "sys_upload_agent_idx", sql: `create index sys_upload_agent_idx on sys_upload (agent_id, at)` },
       { name: "sys_upload_at_idx", sql: `create index sys_upload_at_idx on sys_upload (at)` },
+      { name: "sys_upload_quota_idx", sql: `create index sys_upload_quota_idx on sys_upload (quota_id, at)` },
     ],
   },
   {

@@ -9,6 +9,7 @@ import type { Db } from "../db/db.ts";
 import type { Ctx } from "../entities/context.ts";
 import type { EntityHooks, TransitionEffect } from "../entities/domain.ts";
 import type { ListQuery } from "../entities/repository.ts";
+import type { FileLimit, ReceivedFile } from "../http/intake.ts";
 
 export interface OperationRun<I> {
   /** With the open transaction (ctx.tx) unless the operation declares transaction: handler. */
@@ -20,6 +21,8 @@ export interface OperationRun<I> {
   request: FastifyRequest;
   /** Only operations answering a file write to it. */
   reply: FastifyReply;
+  /** Operations that take a file (body: multipart): the file on disk, and what its intake's prepare made of it. */
+  file?: ReceivedFile & { prepared?: unknown };
 }
 
 export type Handler<I, A = unknown> = (run: OperationRun<I>) => Promise<A>;
@@ -29,9 +32,28 @@ export type AnswerOf<K extends OperationCall> = K extends keyof OperationAnswers
 
 export type Handlers = { [K in OperationCall]?: Handler<OperationInputs[K], AnswerOf<K>> };
 
+/**
+ * How an operation that takes a file (body: multipart) receives it, asked before its body is read: the
+ * route loop streams the file to disk within the limit, runs `prepare` on it, and only then takes the
+ * call's turn at the database and its transaction and runs the handler.
+ */
+export interface FileIntake<I> {
+  /**
+   * The most bytes this caller may send now; it may refuse at once (the permission, a full quota) and set
+   * room aside (the body's announced length is the request's content-length header).
+   */
+  limit(ctx: Ctx, input: I, request: FastifyRequest): Promise<FileLimit>;
+  /** Work on the arrived file that needs no database (reading a spreadsheet): the handler's `file.prepared`. */
+  prepare?(ctx: Ctx, file: ReceivedFile, input: I): Promise<unknown>;
+}
+
+export type FileIntakes = { [K in OperationCall]?: FileIntake<OperationInputs[K]> };
+
 export interface Area {
   name: string;
   handlers: Handlers;
+  /** The intake of each of its operations that take a file. */
+  files?: FileIntakes;
   /** Entity hooks, by entity name. */
   hooks?: Record<string, EntityHooks>;
   /** Transition side effects, by "<entity>.<action>". */

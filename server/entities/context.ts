@@ -6,6 +6,7 @@ import type { Language } from "../../src/schema/constants.ts";
 import { forbidden } from "../http/errors.ts";
 import type { Domain } from "./domain.ts";
 import type { Scope } from "./repository.ts";
+import type { Turn } from "../http/gate.ts";
 
 export interface Principal {
   kind: "agent" | "operator";
@@ -30,6 +31,12 @@ export interface Ctx {
   tokenHash?: string;
   /** What the domain modules add to the engine: entity hooks and transition side effects. */
   domain: Domain;
+  /**
+   * The call's turn at the database (on PGlite a few calls are at work at once, server/http/gate.ts):
+   * held while its handler runs; a call that waits on its client meanwhile (an export being read, a
+   * file arriving) leaves it and takes it again around its statements.
+   */
+  turn?: Turn;
 }
 
 /** Where to read and write: the open transaction, or the database. */

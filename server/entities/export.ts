@@ -15,9 +15,39 @@ import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
 import { translate } from "../http/i18n.ts";
 import { XlsxStream } from "./xlsx-stream.ts";
+import { HttpError } from "../http/errors.ts";
+import { Gate } from "../http/gate.ts";
 
-/** The most rows one export holds, and the rows read per statement (tests lower it to cross pages). */
-export const EXPORT = { limit: 200_000, page: 2_000 };
+/**
+ * The most rows one export holds, and the rows read per statement (tests lower it to cross pages); the
+ * exports one server writes at once (the others wait their turn, at most `waiting` of them; past that a
+ * 503), and each caller one at a time (a second while the first runs is a 429). Ten 200,000-row exports
+ * at once kept every other call at 2 to 10 s for two minutes without these limits.
+ */
+export const EXPORT = { limit: 200_000, page: 2_000, atOnce: 2, waiting: 16 };
+
+/** Per database (one per server): the exports at work and the callers who have one running. */
+const running = new WeakMap<object, { gate: Gate; callers: Set<string> }>();
+
+/** A place to write an export, or the refusal; resolves with the function that gives the place back. */
+async function exportPlace(ctx: Ctx): Promise<() => void> {
+  let places = running.get(ctx.db);
+  if (!places) running.set(ctx.db, (places = { gate: new Gate(EXPORT.atOnce), callers: new Set() }));
+  const caller = `${ctx.principal.kind}:${ctx.principal.id}`;
+  if (places.callers.has(caller)) throw new HttpError(429, "exportRunning");
+  if (places.gate.queued >= EXPORT.waiting) throw new HttpError(503, "busy");
+  places.callers.add(caller);
+  // Waiting for a place holds no turn at the database.
+  ctx.turn?.leave();
+  const leave = await places.gate.enter();
+  let left = false;
+  return () => {
+    if (left) return;
+    left = true;
+    places.callers.delete(caller);
+    leave();
+  };
+}
 
 export type ExportFormat = "xlsx" | "csv";
 
@@ -86,16 +116,26 @@ function valueOf(ctx: Ctx, model: EntityModel, column: ColumnOf, value: unknown)
   return neutralise(text);
 }
 
-/** The matching rows, a page at a time, in the list's order, up to EXPORT.limit. */
+/**
+ * The matching rows, a page at a time, in the list's order, up to EXPORT.limit. Each page takes the call's
+ * turn at the database and leaves it once read, so an export whose client reads slowly (or never) holds
+ * no turn while it waits for the client.
+ */
 async function* rowsOf(ctx: Ctx, model: EntityModel, query: ListQuery): AsyncGenerator<Row[]> {
   let after: Row | undefined;
   let written = 0;
   while (written < EXPORT.limit) {
     const limit = Math.min(EXPORT.page, EXPORT.limit - written);
-    const rows = await repo.listAfter(sqlOf(ctx), model, scopeOf(ctx.principal), query, after, limit);
+    await ctx.turn?.take();
+    let rows: Row[];
+    try {
+      rows = await repo.listAfter(sqlOf(ctx), model, scopeOf(ctx.principal), query, after, limit);
+      if (rows.length) await derive(ctx, model, rows);
+    } finally {
+      ctx.turn?.leave();
+    }
     if (rows.length === 0) return;
     after = rows[rows.length - 1];
-    await derive(ctx, model, rows);
     yield rows;
     written += rows.length;
     if (rows.length < limit) return;
@@ -170,11 +210,21 @@ export async function sendExport(
 ): Promise<FastifyReply> {
   const date = new Date().toISOString().slice(0, 10);
   const title = translate(ctx.lng, `${model.name}:name`);
+  const done = await exportPlace(ctx);
   const out = new PassThrough();
+  // The place is given back when the download ends, fails or is closed by the client.
+  out.once("close", done);
+  reply.raw.once("close", done);
   const write = format === "csv" ? writeCsv : writeXlsx;
   // The first page is read before the reply starts, so a failing statement is still a proper error.
   const pages = rowsOf(ctx, model, query);
-  const peek = await pages.next();
+  let peek: IteratorResult<Row[]>;
+  try {
+    peek = await pages.next();
+  } catch (error) {
+    done();
+    throw error;
+  }
   const all = async function* (): AsyncGenerator<Row[]> {
     if (!peek.done) yield peek.value;
     yield* pages;

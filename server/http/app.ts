@@ -6,6 +6,8 @@ import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import fastifyStatic from "@fastify/static";
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { Db } from "../db/db.ts";
 import { requirePermission, type Ctx, type Principal } from "../entities/context.ts";
 import type { Domain } from "../entities/domain.ts";
@@ -14,7 +16,7 @@ import type { Area } from "../domain/area.ts";
 import { domainAreas } from "../domain/index.ts";
 import { MAX_UPLOAD_BYTES } from "../domain/uploads/index.ts";
 import { Sessions } from "./auth.ts";
-import { Gate } from "./gate.ts";
+import { Gate, Turn } from "./gate.ts";
 import { badRequest, HttpError } from "./errors.ts";
 import { badTextIn, jsonDepth, MAX_JSON_DEPTH } from "./input.ts";
 import { fieldMessage } from "../entities/validation.ts";
@@ -205,7 +207,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Who may call is a fact of the matched route (its config), never of the URL's text: a declared call
   // without "public" needs a valid token, whatever way its address was written.
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     socketLanguage.set(request.raw.socket, request.headers.locale as string | undefined);
     const lng = languageOf(request.headers.locale);
     const access = request.routeOptions.config?.access;
@@ -213,10 +215,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.ctx = { db, lng, principal: ANONYMOUS, domain };
       return;
     }
-    if (access === "public") request.ctx = { db, lng, principal: ANONYMOUS, domain };
+    // The call's turn at the database ends with its response, however that ends.
+    const turn = new Turn(gate);
+    reply.raw.once("close", () => turn.end());
+    if (access === "public") request.ctx = { db, lng, principal: ANONYMOUS, domain, turn };
     else {
       const { principal, tokenHash } = await sessions.authenticate(request.headers.authorization);
-      request.ctx = { db, lng, principal, tokenHash, domain };
+      request.ctx = { db, lng, principal, tokenHash, domain, turn };
       if (access !== "signed-in") requirePermission(request.ctx, access);
     }
     // Who the caller is comes first (a stranger learns nothing of the licence), then the licence.
@@ -228,7 +233,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onSend", async (request, reply, payload) => {
     // A write may have signed someone out or changed an account or a role: this instance reads every
     // session again, and counts every list's total again, and the client hears of its write only after that.
-    if (request.method !== "GET" && request.method !== "HEAD") {
+    // Only a signed-in call's write that succeeded does so: a stranger's requests, 404s and refusals
+    // change nothing, and must not make the instance read everything again.
+    if (
+      request.method !== "GET" &&
+      request.method !== "HEAD" &&
+      reply.statusCode < 400 &&
+      request.ctx?.tokenHash !== undefined
+    ) {
       sessions.forget();
       forgetLargeResults(db);
     }
@@ -247,13 +259,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // On PGlite an API call waits its turn once its body has arrived (a slow sender holds no turn), and
-  // keeps it until its answer is sent or its connection is gone.
+  // keeps it until its answer is sent or its connection is gone. A call that takes a file takes its
+  // turn itself, once the file is on disk (server/http/intake.ts).
   if (gate)
-    app.addHook("preHandler", async (request, reply) => {
-      if (!request.routeOptions.config?.access) return;
-      const leave = await gate.enter();
-      if (reply.raw.closed || request.raw.socket.destroyed) leave();
-      else reply.raw.once("close", leave);
+    app.addHook("preHandler", async (request) => {
+      const config = request.routeOptions.config;
+      if (!config?.access || config.file) return;
+      await request.ctx!.turn!.take();
     });
 
   // Text the database cannot store (NUL) or that is not text (a lone surrogate, from a \ud800 escape or
@@ -292,7 +304,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.sendFile("index.html");
   });
 
-  registerRoutes(app, areas, { maxUploadBytes: MAX_UPLOAD_BYTES, checkAnswers: options.checkAnswers });
+  // Uploads arrive beside the stored files (one file system: a kept file is moved, not copied).
+  const incomingDir = options.uploadDir
+    ? join(dirname(options.uploadDir), "incoming")
+    : join(tmpdir(), "merchant-console-incoming");
+  app.addHook("onReady", () => sweepIncoming(incomingDir));
+  registerRoutes(app, areas, { maxUploadBytes: MAX_UPLOAD_BYTES, incomingDir, checkAnswers: options.checkAnswers });
   for (const area of areas) await area.setup?.(app, db);
 
   if (serveConsole) {

@@ -9,6 +9,11 @@ export class Gate {
 
   constructor(private readonly limit: number) {}
 
+  /** Callers waiting for a place. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
   /** Resolves when it is this caller's turn, with the function that ends it (called twice, it ends it once). */
   async enter(): Promise<() => void> {
     if (this.active < this.limit) this.active++;
@@ -21,5 +26,42 @@ export class Gate {
       if (next) next();
       else this.active--;
     };
+  }
+}
+
+/**
+ * One call's turn at a gate, taken and left as the call needs it: before its statements, and left while
+ * it waits on something else (a client reading an export, a file arriving). Taking a turn held already
+ * and leaving one not held do nothing, so the request's end can always leave it.
+ */
+export class Turn {
+  private release: (() => void) | undefined;
+  private taking: Promise<void> | undefined;
+  private ended = false;
+
+  constructor(private readonly gate: Gate | undefined) {}
+
+  /** Resolves once this call holds its turn (at once without a gate, or when it holds one). */
+  take(): Promise<void> {
+    if (!this.gate || this.release || this.ended) return Promise.resolve();
+    this.taking ??= this.gate.enter().then((leave) => {
+      this.taking = undefined;
+      // The call ended while it waited: the turn goes straight to the next one.
+      if (this.ended) leave();
+      else this.release = leave;
+    });
+    return this.taking;
+  }
+
+  leave(): void {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+
+  /** The call is over (its response closed): the turn is left and never taken again. */
+  end(): void {
+    this.ended = true;
+    this.leave();
   }
 }

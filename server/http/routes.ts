@@ -10,7 +10,7 @@ import { permissionOfCall } from "../../src/schema/permissions.ts";
 import { resolveDefs } from "../../src/schema/refs.ts";
 import type { CallKind, JsonSchemaOperation, OperationAccess } from "../../src/schema/types.ts";
 import { defsSchema } from "../../src/generated/schemas.ts";
-import type { Area, Handler } from "../domain/area.ts";
+import type { Area, FileIntake, Handler } from "../domain/area.ts";
 import { inTransaction, sqlOf, type Ctx } from "../entities/context.ts";
 import * as engine from "../entities/engine.ts";
 import { checkRelations } from "../entities/engine.ts";
@@ -22,6 +22,8 @@ import { answerValidator, assertValid, operationValidator, type Labelled } from 
 import { badRequest } from "./errors.ts";
 import { translate } from "./i18n.ts";
 import { ok } from "./envelope.ts";
+import { receiveFile, type FileLimit, type ReceivedFile } from "./intake.ts";
+import { rm } from "node:fs/promises";
 
 export type Method = "GET" | "POST" | "DELETE";
 
@@ -37,6 +39,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Who may call the route: public, signed-in, or the holders of a permission key. Static files have none. */
     access?: OperationAccess;
+    /** The call takes a file: it takes its turn at the database itself, once the file has arrived. */
+    file?: boolean;
   }
 }
 
@@ -112,6 +116,29 @@ export function pairHandlers(areas: Area[]): Map<OperationCall, Handler<never>> 
   return paired;
 }
 
+/**
+ * The intake of each operation that takes a file (body: multipart), from the area of its handler. Throws,
+ * listing every mismatch, when such an operation has none or an intake belongs to no such operation.
+ */
+export function pairIntakes(areas: Area[]): Map<OperationCall, FileIntake<never>> {
+  const problems: string[] = [];
+  const paired = new Map<OperationCall, FileIntake<never>>();
+  for (const area of areas)
+    for (const [call, intake] of Object.entries(area.files ?? {}) as [OperationCall, FileIntake<never>][]) {
+      const operation = operationSchemas[call] as JsonSchemaOperation | undefined;
+      if (operation?.["x-operation"].body !== "multipart" || operation["x-operation"].area !== area.name)
+        problems.push(`server/domain/${area.name}: file intake "${call}" is for no multipart operation of this area`);
+      else paired.set(call, intake);
+    }
+  for (const operation of Object.values(operationSchemas))
+    if (operation["x-operation"].body === "multipart" && !paired.has(operation.$id as OperationCall))
+      problems.push(
+        `schemas/operations/${operation.$id}.json takes a file: no intake in server/domain/${operation["x-operation"].area} (Area.files)`,
+      );
+  if (problems.length) throw new Error(`file intakes do not pair up:\n  ${problems.join("\n  ")}`);
+  return paired;
+}
+
 // ---------------------------------------------------------------- operation input
 
 const labelsOf = (operation: JsonSchemaOperation): Labelled => ({
@@ -151,10 +178,17 @@ function queryInput(operation: JsonSchemaOperation, query: Record<string, unknow
 /** An answer that is not what its operation's schema says (checkAnswers): the server's fault, a 500. */
 export class AnswerMismatchError extends Error {}
 
+/** What the route of a call that takes a file needs: its intake, and where files arrive. */
+interface FileRoute {
+  intake: FileIntake<never>;
+  incomingDir: string;
+}
+
 function operationRoute(
   operation: JsonSchemaOperation,
   handler: Handler<never>,
   checkAnswers: boolean,
+  file?: FileRoute,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   const x = operation["x-operation"];
   const labels = labelsOf(operation);
@@ -181,12 +215,28 @@ function operationRoute(
         );
     }
     assertValid(labels, validate, input, ctx.lng);
+    // A file arrives first, on disk, read as far as its intake needs; then the turn and the transaction.
+    let received: (ReceivedFile & { prepared?: unknown }) | undefined;
     const run = async (ctx: Ctx) => {
       // Every id it names, at any depth, is a record the caller may see.
       await checkRelations(sqlOf(ctx), ctx, target, input);
-      return handler({ ctx, input: input as never, list, request, reply });
+      return handler({ ctx, input: input as never, list, request, reply, file: received });
     };
-    const data = inTx ? await inTransaction(ctx, run) : await run(ctx);
+    let data: unknown;
+    let limit: FileLimit | undefined;
+    try {
+      if (file) {
+        limit = await file.intake.limit(ctx, input as never, request);
+        received = await receiveFile(request, limit, file.incomingDir, ctx.lng);
+        received.prepared = await file.intake.prepare?.(ctx, received, input as never);
+        await ctx.turn?.take();
+      }
+      data = inTx ? await inTransaction(ctx, run) : await run(ctx);
+    } finally {
+      // A handler that keeps the file has moved it, and taken what was set aside for it.
+      if (received) await rm(received.path, { force: true });
+      await limit?.release?.();
+    }
     if (validateAnswer && !validateAnswer(data)) {
       const problems = validateAnswer.errors!.map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
       const error = new AnswerMismatchError(
@@ -247,6 +297,8 @@ function entityRoute(model: EntityModel, kind: CallKind) {
 
 export interface RouteOptions {
   maxUploadBytes: number;
+  /** Where uploaded files arrive before their call takes them (server/http/intake.ts). */
+  incomingDir: string;
   /** Each operation's answer is checked against the answer its schema declares (AppOptions.checkAnswers). */
   checkAnswers?: boolean;
 }
@@ -254,6 +306,7 @@ export interface RouteOptions {
 export function registerRoutes(app: FastifyInstance, areas: Area[], options: RouteOptions): void {
   const check = options.checkAnswers ?? false;
   const handlers = pairHandlers(areas);
+  const intakes = pairIntakes(areas);
   for (const model of models.values()) {
     for (const [kind, call] of Object.entries(model.x.calls) as [CallKind, string][]) {
       app.route({
@@ -292,8 +345,11 @@ export function registerRoutes(app: FastifyInstance, areas: Area[], options: Rou
       for (const operation of multipart)
         scope.post(
           urlOf(operation["x-operation"].basePath, operation.$id),
-          { config: { access: operation["x-operation"].permission } },
-          operationRoute(operation, handlers.get(operation.$id as OperationCall)!, check),
+          { config: { access: operation["x-operation"].permission, file: true } },
+          operationRoute(operation, handlers.get(operation.$id as OperationCall)!, check, {
+            intake: intakes.get(operation.$id as OperationCall)!,
+            incomingDir: options.incomingDir,
+          }),
         );
     });
 }

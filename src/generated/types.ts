@@ -215,8 +215,14 @@ export interface Agent {
   password: string;
   confirm_password: string;
   phone: string;
+  /**
+   * The agent's role: it ranks strictly below the superior's role (a greater level).
+   */
   role_id: number;
-  parent_role_id: number;
+  /**
+   * The superior's role: set from the superior when left out, refused when it is another.
+   */
+  parent_role_id?: number;
   pid: number;
   cate_id?: number;
   team_count?: number;
@@ -1042,7 +1048,7 @@ export interface MenuGroup {
   }[];
 }
 /**
- * Whether the licence's secret key is saved (the serial service). The key itself is never answered.
+ * Whether the licence's secret key is saved, and this installation's id (the serial service): the administrator sends the id to the vendor, who issues serial numbers for it. The key itself is never answered.
  */
 export interface AffirmSecretKeyInput {}
 /**
@@ -1084,7 +1090,7 @@ export interface ChargePlanEditInput {
   machine_ids: number[];
 }
 /**
- * The licence's state (the serial service): licensed until a day, a trial of 30 days from installation while no serial number is installed, or expired; every other call but signing in, the version calls and these answers 402 once it has expired.
+ * The licence's state (the serial service): licensed until a day, a trial of 30 days from installation while no serial number counts, or expired, and this installation's id, for the vendor; every other call but signing in, the version calls and these answers 402 once it has expired.
  */
 export interface ChecksnInput {}
 /**
@@ -1215,11 +1221,11 @@ export interface MachineIccidInput {
   id: number;
 }
 /**
- * Checks an uploaded device import file (XLSX, one multipart part named file) and answers every problem by row and column in the caller's language: a missing value, a bad format, a duplicate within the file or against live devices, an unknown model, spec, protocol or outlet (outlets in the caller's scope). Writes nothing.
+ * Checks an uploaded device import file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) and answers every problem by row and column in the caller's language: a missing value, a bad format, a duplicate within the file or against live devices, an unknown model, spec, protocol or outlet (outlets in the caller's scope). Writes nothing.
  */
 export interface MachineImportCheckInput {}
 /**
- * Imports an uploaded device file (XLSX, multipart) after the same checks: every row or none, in one transaction. Rows naming a device that already exists with the same values are skipped, so the same file confirmed twice creates its devices once.
+ * Imports an uploaded device file (XLSX or CSV, multipart) after the same checks: every row or none, in one transaction. Rows naming a device that already exists with the same values are skipped, so the same file confirmed twice creates its devices once.
  */
 export interface MachineImportConfirmInput {}
 /**
@@ -1424,7 +1430,7 @@ export interface RenovationHomeTypeInput {}
  */
 export interface RenovationTypeInput {}
 /**
- * Saves the licence's secret key, which the vendor gave with the system: the key serial numbers are signed with (the serial service). Write-only; a serial number signed with another key stops counting.
+ * Saves the licence's secret key, which the vendor gave with the system (the serial service): a serial number counts only when it was issued for this key (it carries the key's SHA-256). Write-only; a serial number issued for another key stops counting.
  */
 export interface SaveSecretKeyInput {
   secret_key: string;
@@ -1461,7 +1467,7 @@ export interface ShopWifiAddInput {
   password?: string;
 }
 /**
- * Installs a serial number (the licence): it must be signed with the saved secret key and not yet expired; it replaces the one installed.
+ * Installs a serial number (the licence): VMS2.<payload>.<signature>, signed with the vendor's Ed25519 key, for this installation's id and the saved secret key's SHA-256, not yet expired; it replaces the one installed.
  */
 export interface SnInput {
   sn: string;
@@ -1522,6 +1528,10 @@ export interface VersionCheckInput {}
 export interface VersionUpgradeInput {}
 export interface AffirmSecretKeyAnswer {
   key_saved: 0 | 1;
+  /**
+   * This installation's id, made once per database: the vendor issues serial numbers for it.
+   */
+  installation: string;
 }
 export interface ApplicationChargeGetAnswer {
   id: number;
@@ -1535,6 +1545,10 @@ export interface ChecksnAnswer {
   valid_until: string;
   days_left: number;
   key_saved: 0 | 1;
+  /**
+   * This installation's id, made once per database: the vendor issues serial numbers for it.
+   */
+  installation: string;
 }
 export interface GetOpenPluginsAnswer {
   agent_id: number;
@@ -1640,6 +1654,10 @@ export interface SaveSecretKeyAnswer {
   valid_until: string;
   days_left: number;
   key_saved: 0 | 1;
+  /**
+   * This installation's id, made once per database: the vendor issues serial numbers for it.
+   */
+  installation: string;
 }
 export interface SettingNoAnswer {
   site_name?: string;
@@ -1658,6 +1676,10 @@ export interface SnAnswer {
   valid_until: string;
   days_left: number;
   key_saved: 0 | 1;
+  /**
+   * This installation's id, made once per database: the vendor issues serial numbers for it.
+   */
+  installation: string;
 }
 export interface StatisticsDealtAnswer {
   /**

@@ -320,3 +320,51 @@ describe(`calls at work at once (on PGlite ${PGLITE_AT_WORK}, the rest in turn)`
     expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
   });
 });
+
+describe("what makes an instance read its sessions again", () => {
+  it("only a signed-in write that succeeded: a stranger's requests, 404s and refusals forget nothing", async () => {
+    // Sessions trusted for a minute here, so that only a forgetting can end one sooner.
+    const trusting = await buildApp({ db: t.db, sessions: { trustMs: 60_000 } });
+    try {
+      const login = async (account: string, password = "demo123") =>
+        (
+          await call<{ token: string }>(trusting, {
+            method: "POST",
+            url: "/merchant/login",
+            payload: { account, password },
+          })
+        ).body.data.token;
+      const [agent, other] = [await login("agent_a"), await login("agent_b")];
+      const as = (token: string, method: "GET" | "POST", url: string, payload?: unknown) =>
+        call(trusting, {
+          method,
+          url,
+          headers: { authorization: `Bearer ${token}`, locale: "en" },
+          ...(payload === undefined ? {} : { payload: payload as never }),
+        });
+      expect((await as(agent, "GET", "/merchant/user-info")).status).toBe(200);
+      // Ended by hand in the database: the instance still trusts what it read.
+      await t.db.query(`update sys_token set revoked_at = now() where principal_id = $1 and revoked_at is null`, [
+        t.ids.agent_a,
+      ]);
+      const stranger = [
+        await call(trusting, { method: "POST", url: "/merchant/no-such-call", payload: {} }),
+        await call(trusting, { method: "DELETE", url: "/merchant/goods-delete?id=1" }),
+        await call(trusting, {
+          method: "POST",
+          url: "/merchant/login",
+          payload: { account: "agent_b", password: "wrong-pass-123" },
+        }),
+        await as(other, "POST", "/merchant/goods-cate-add", { name: "" }),
+        await as(other, "POST", "/merchant/manage-role-add", { name: "Not mine", level: 3, permissions: [] }),
+      ];
+      expect(stranger.map((r) => r.status)).toEqual([404, 401, 401, 400, 403]);
+      expect((await as(agent, "GET", "/merchant/user-info")).status).toBe(200);
+      // A signed-in write that succeeded: every session is read again, and the ended one refused.
+      expect((await as(other, "POST", "/merchant/goods-cate-add", { name: "Forgetting", sort: 1 })).status).toBe(200);
+      expect((await as(agent, "GET", "/merchant/user-info")).status).toBe(401);
+    } finally {
+      await trusting.close();
+    }
+  });
+});

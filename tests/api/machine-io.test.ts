@@ -9,6 +9,7 @@ import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
 import { Fixtures, type Row } from "./fixtures.ts";
 import { EXPORT } from "../../server/entities/export.ts";
 import { importFile } from "../support/import-file.ts";
+import { tinyPng } from "../support/files.ts";
 
 let t: TestApp;
 let fx: Fixtures;
@@ -403,12 +404,71 @@ describe("machine-import-check and -confirm", () => {
     expect(await countDevices("IO-20%")).toBe(3);
   });
 
-  it("refuses what is not an XLSX file, an empty one, a missing column, and a role without the permission", async () => {
-    const text = await upload("agent_a", "machine-import-check", Buffer.from("mac_name,mac_id\nA,B\n"));
-    expect(text.status).toBe(400);
-    expect(text.body.data).toEqual({
-      errors: [{ field: "file", keyword: "notXlsx", message: "The file is not an Excel workbook (.xlsx)" }],
-    });
+  it("reads a CSV file like a workbook: its header names the columns, each line a device", async () => {
+    const header = "Device code,Hardware ID,Device type,Model,Spec,Protocol,Outlet,Room number,Expiry date,Remark";
+    const line = (row: (string | null)[]) => row.map((v) => (v?.includes(",") ? `"${v}"` : (v ?? ""))).join(",");
+    const csv = Buffer.from(
+      `\uFEFF${header}\r\n${line(good("IO-CSV1", "IOHWCSV001"))}\r\n${line(good("IO-CSV2", "IOHWCSV002", null))}\r\n`,
+    );
+    const checked = await upload("agent_a", "machine-import-check", csv);
+    expect(checked.body.data).toEqual({ rows: 2, created: 0, skipped: 0, problem_count: 0, problems: [] });
+    const confirmed = await upload("agent_a", "machine-import-confirm", csv);
+    expect(confirmed.body.data).toEqual({ rows: 2, created: 2, skipped: 0, problem_count: 0, problems: [] });
+    expect(await countDevices("IO-CSV%")).toBe(2);
+  });
+
+  it("never answers 500 when a device of the file is added by hand while it is imported (PostgreSQL races them)", async () => {
+    const agent = await fx.client("agent_a");
+    const base = await fx.makeRecord("machine", "agent_a");
+    for (let round = 0; round < 8; round++) {
+      const code = `IO-RACE${round}`;
+      const hardware = `IOHWRACE0${round}`;
+      const file = await xlsx([good(code, hardware)]);
+      const [confirmed, added] = await Promise.all([
+        upload("agent_a", "machine-import-confirm", file),
+        agent.post("/merchant/machine-add", { ...base, mac_name: code, mac_id: hardware }),
+      ]);
+      // One of the two makes the device; the other is refused in words, never with a 500: the add by the
+      // unique code, the import by its check (400) or, added between its check and its insert, a 409.
+      if (confirmed.status === 200) expect(added.status).toBe(400);
+      else {
+        expect(added.status).toBe(200);
+        expect([400, 409]).toContain(confirmed.status);
+      }
+      if (confirmed.status === 409)
+        expect(confirmed.body.message).toBe(
+          "Devices with the same codes were added while the file was being imported; nothing was imported. Check the file again",
+        );
+      expect(await countDevices(code)).toBe(1);
+    }
+  });
+
+  it("quotes at most 100 characters of a cell in a problem, however long the cell", async () => {
+    const long = `Unknown model ${"x".repeat(100_000)}`;
+    const reply = await upload(
+      "agent_a",
+      "machine-import-check",
+      await xlsx([
+        ["IO-LONG1", "IOHWLONG01", "Vending machine", long, "IO Spec", "IO Protocol", null, null, null, null],
+      ]),
+    );
+    expect(reply.status).toBe(200);
+    const [problem] = reply.body.data.problems;
+    expect(problem).toMatchObject({ row: 2, field: "model_id" });
+    expect(problem.message).toContain(`Unknown model ${"x".repeat(85)}…`);
+    expect(problem.message).not.toContain("x".repeat(86));
+    expect(reply.raw.length).toBeLessThan(2_000);
+  });
+
+  it("refuses what is not a spreadsheet, an empty one, a missing column, and a role without the permission", async () => {
+    const notSheet = [
+      { keyword: "notSheet", message: "The file is not a spreadsheet: upload an Excel workbook (.xlsx) or a CSV file" },
+    ];
+    for (const data of [tinyPng(), Buffer.from([0, 1, 2, 3, 0xff, 0xfe, 0, 0]), Buffer.from("PK\u0003\u0004broken")]) {
+      const refused = await upload("agent_a", "machine-import-check", data);
+      expect(refused.status).toBe(400);
+      expect(refused.body.data).toEqual({ errors: notSheet.map((e) => ({ field: "file", ...e })) });
+    }
     const big = await upload("agent_a", "machine-import-check", Buffer.alloc(10 * 1024 * 1024 + 1, 1));
     expect(big.status).toBe(400);
     expect(big.body.data).toEqual({

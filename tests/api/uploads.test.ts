@@ -5,6 +5,7 @@ import { request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
+import { holdUpload, trickleUpload } from "../support/trickle.ts";
 import { Fixtures, type FieldErrors } from "./fixtures.ts";
 import { UPLOAD_QUOTA } from "../../server/domain/uploads/index.ts";
 import { makeCertificate, type TestCertificate } from "../support/certificates.ts";
@@ -323,12 +324,15 @@ describe("quota and sweeping", () => {
     const used = async (agentId: number) =>
       (
         await t.db.query<{ bytes: number; files: number }>(
-          `select coalesce(sum(size), 0)::int as bytes, count(*)::int as files from sys_upload where agent_id = $1`,
+          `select coalesce(sum(size), 0)::int as bytes, count(*)::int as files from sys_upload where quota_id = $1`,
           [agentId],
         )
       ).rows[0];
-    // What agent_a has uploaded in the tests above, and room for three more.
-    Object.assign(UPLOAD_QUOTA, { bytesPerDay: (await used(t.ids.agent_a)).bytes + 3 * png.length, filesPerDay: 100 });
+    // What agent_a has uploaded in the tests above, and room for three more files.
+    Object.assign(UPLOAD_QUOTA, {
+      bytesPerDay: 1024 * 1024 * 1024,
+      filesPerDay: (await used(t.ids.agent_a)).files + 3,
+    });
     try {
       const agentA = (await t.as("agent_a")).token;
       const replies = await Promise.all(
@@ -349,6 +353,130 @@ describe("quota and sweeping", () => {
     } finally {
       Object.assign(UPLOAD_QUOTA, saved);
     }
+  });
+
+  it("counts a branch's uploads together: sub-agents and operators share their level-1 agent's quota", async () => {
+    const png = tinyPng();
+    const saved = { ...UPLOAD_QUOTA };
+    const branchFiles = async (agentId: number) =>
+      (
+        await t.db.query<{ files: number }>(`select count(*)::int as files from sys_upload where quota_id = $1`, [
+          agentId,
+        ])
+      ).rows[0].files;
+    Object.assign(UPLOAD_QUOTA, {
+      bytesPerDay: 1024 * 1024 * 1024,
+      filesPerDay: (await branchFiles(t.ids.agent_a)) + 2,
+    });
+    try {
+      const [a, a1, operator, b] = await Promise.all(
+        ["agent_a", "agent_a1", "operator_a", "agent_b"].map(async (account) => (await t.as(account)).token),
+      );
+      // The sub-agent may not write goods (a narrow role): it uploads for its own machines' records instead.
+      await t.db.query(`update "role" set permissions = permissions || '["goods.add"]'::jsonb where id = $1`, [
+        t.ids.roleNarrow,
+      ]);
+      t.app.sessions.forget();
+      expect((await upload("entity=goods&field=pic_url", { data: png }, { token: a1 })).status).toBe(200);
+      expect((await upload("entity=goods&field=pic_url", { data: png }, { token: a })).status).toBe(200);
+      // The branch's room is spent: the sub-agent is refused, and agent_b's branch is not touched.
+      const refused = await upload("entity=goods&field=pic_url", { data: png }, { token: a1, lng: "th" });
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toMatch(/[\u0e00-\u0e7f]/);
+      expect((await upload("entity=goods&field=pic_url", { data: png }, { token: operator })).status).toBe(403);
+      Object.assign(UPLOAD_QUOTA, { filesPerDay: (await branchFiles(t.ids.agent_b)) + 1 });
+      expect((await upload("entity=goods&field=pic_url", { data: png }, { token: b })).status).toBe(200);
+      const rows = await t.db.query<{ agent_id: number; quota_id: number }>(
+        `select agent_id::int, quota_id::int from sys_upload order by at desc, path limit 3`,
+      );
+      expect(rows.rows.map((r) => [r.agent_id, r.quota_id])).toEqual(
+        expect.arrayContaining([
+          [t.ids.agent_a1, t.ids.agent_a],
+          [t.ids.agent_a, t.ids.agent_a],
+          [t.ids.agent_b, t.ids.agent_b],
+        ]),
+      );
+    } finally {
+      Object.assign(UPLOAD_QUOTA, saved);
+      await t.db.query(`update "role" set permissions = permissions - 'goods.add' where id = $1`, [t.ids.roleNarrow]);
+      t.app.sessions.forget();
+    }
+  });
+
+  it("refuses an upload before reading its body when the quota has no room for what it announces", async () => {
+    const saved = { ...UPLOAD_QUOTA };
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const token = (await t.as("agent_b")).token;
+    try {
+      // Spent: the answer comes while the body is still being sent (only its first bytes ever are).
+      Object.assign(UPLOAD_QUOTA, { bytesPerDay: 1, filesPerDay: 100 });
+      const early = await trickleUpload(base, token, { announce: 5 * 1024 * 1024, send: 1024 });
+      expect(early.status).toBe(429);
+      expect(early.body.message).toMatch(/daily upload limit/);
+      // Room for 100 KB, a 2 MB file: refused, never stored, and no room is left set aside.
+      const used = (
+        await t.db.query<{ bytes: number }>(
+          `select coalesce(sum(size), 0)::int as bytes from sys_upload where quota_id = $1`,
+          [t.ids.agent_b],
+        )
+      ).rows[0].bytes;
+      Object.assign(UPLOAD_QUOTA, { bytesPerDay: used + 100 * 1024 });
+      const before = await t.db.query(`select count(*)::int as n from sys_upload`);
+      const big = Buffer.concat([tinyPng(), Buffer.alloc(2 * 1024 * 1024)]);
+      const refused = await upload("entity=goods&field=pic_url", { data: big, filename: "big.png" }, { token });
+      expect(refused.status).toBe(429);
+      expect((await t.db.query(`select count(*)::int as n from sys_upload`)).rows).toEqual(before.rows);
+      // A file that fits takes its real size once stored: what its request announced was only set aside.
+      const small = await upload("entity=goods&field=pic_url", { data: tinyPng() }, { token });
+      expect(small.status).toBe(200);
+      const rows = await t.db.query<{ path: string; size: number }>(
+        `select path, size::int from sys_upload where size < 0 or path like 'reserved:%' or path = $1`,
+        [small.body.data.url.replace(/^\/uploads\//, "")],
+      );
+      expect(rows.rows).toEqual([{ path: small.body.data.url.replace(/^\/uploads\//, ""), size: tinyPng().length }]);
+    } finally {
+      Object.assign(UPLOAD_QUOTA, saved);
+    }
+  });
+
+  it("sets room aside before reading: of ten 95 MB videos at once against 200 MB, eight are refused unread", async () => {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const token = (await t.as("admin")).token;
+    const before = (
+      await t.db.query<{ bytes: number }>(
+        `select coalesce(sum(size), 0)::int as bytes from sys_upload where quota_id = $1`,
+        [t.ids.admin],
+      )
+    ).rows[0].bytes;
+    const saved = { ...UPLOAD_QUOTA };
+    Object.assign(UPLOAD_QUOTA, { bytesPerDay: before + 200 * 1024 * 1024, filesPerDay: 1000 });
+    // Each sends 4 KB of its 95 MB and no more: only an answer that needs none of the rest can come.
+    const held = Array.from({ length: 10 }, () =>
+      holdUpload(base, token, {
+        path: "/merchant/upload?entity=machine_ad&field=video",
+        announce: 95 * 1024 * 1024,
+        send: 4096,
+        filename: "ad.mp4",
+      }),
+    );
+    const answers: number[] = [];
+    for (const request of held) void request.answer.then((a) => answers.push(a.status));
+    const reserved = async () =>
+      (await t.db.query(`select path from sys_upload where quota_id = $1 and path like 'reserved:%'`, [t.ids.admin]))
+        .rows.length;
+    try {
+      await expect.poll(() => answers.length, { timeout: 30_000 }).toBe(8);
+      expect(answers).toEqual(Array(8).fill(429));
+      // The two others have their room set aside and wait for the rest of their files.
+      expect(await reserved()).toBe(2);
+    } finally {
+      for (const request of held) request.close();
+      Object.assign(UPLOAD_QUOTA, saved);
+    }
+    // Abandoned, they give their room back.
+    await expect.poll(reserved, { timeout: 30_000 }).toBe(0);
   });
 
   it("sweeps day-old files no record points to; keeps what a record (in the bin too) or a recent upload has", async () => {

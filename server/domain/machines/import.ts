@@ -9,7 +9,6 @@
 // one transaction; a row whose device already exists with the same values is skipped, so a file confirmed
 // twice creates its devices once.
 import ExcelJS from "exceljs";
-import type { FastifyRequest } from "fastify";
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../db/migrate.ts";
 import { inTransaction, scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
@@ -19,7 +18,8 @@ import { validationErrors, validatorFor } from "../../entities/validation.ts";
 import { badRequest, HttpError } from "../../http/errors.ts";
 import { LANGUAGES, translate, type Language } from "../../http/i18n.ts";
 import * as engine from "../../entities/engine.ts";
-import type { Handlers } from "../area.ts";
+import type { FileIntake, FileIntakes, Handlers } from "../area.ts";
+import { readSheet, SheetError, type SheetLimits } from "../../entities/sheet-read.ts";
 
 /**
  * The most rows one file may hold, the most problems an answer lists (all are counted), and the largest
@@ -136,42 +136,33 @@ export async function templateWorkbook(db: Queryable, ctx: Ctx): Promise<ExcelJS
 
 // ---------------------------------------------------------------- reading a file
 
-/** The text of a cell as a user typed it: dates as yyyy-mm-dd, numbers in full, rich text joined. */
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return "";
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value === "number") return Number.isInteger(value) ? value.toFixed(0) : String(value);
-  if (typeof value === "object") {
-    if ("richText" in value) return value.richText.map((r) => r.text).join("");
-    if ("text" in value) return cellText(value.text as ExcelJS.CellValue);
-    if ("result" in value) return cellText(value.result as ExcelJS.CellValue);
-    if ("error" in value) return "";
-    return "";
-  }
-  return String(value);
-}
+/**
+ * How a file is read (server/entities/sheet-read.ts): the first sheet of an XLSX workbook, or a CSV file,
+ * as a stream, never as a whole model. Columns past the 64th are not read (a file's columns may come in
+ * any order, with others between them); a cell is cut at 2,048 characters, past every field's own length
+ * (a remark's 2,000: the field's rule still refuses a longer one); unpacked, a file's text may be 32 MB
+ * (10,000 rows of the template's ten columns are about 5 MB); reading stops at the 10,001st row, and
+ * after 20 s.
+ */
+export const SHEET_LIMITS: SheetLimits = {
+  maxRows: IMPORT_LIMITS.rows,
+  maxColumns: 64,
+  maxCellChars: 2048,
+  maxTextBytes: 32 * 1024 * 1024,
+  timeoutMs: 20_000,
+};
+
+/** A cell's text as a problem quotes it: at most 100 characters (a cell may hold a thousand). */
+export const quoted = (text: string): string => (text.length > 100 ? `${text.slice(0, 99)}…` : text);
 
 const fileError = (lng: Language, key: string, params: Record<string, unknown> = {}) =>
   badRequest([{ field: "file", keyword: key, message: translate(lng, `${NS}:errors.${key}`, params) }]);
 
-/** The one multipart part named "file". */
-async function readFile(request: FastifyRequest, lng: Language): Promise<Buffer> {
-  if (!request.isMultipart()) throw fileError(lng, "missing");
-  let data: Buffer | undefined;
-  try {
-    for await (const part of request.parts({ limits: { fileSize: IMPORT_LIMITS.bytes } })) {
-      if (part.type !== "file") continue;
-      if (part.fieldname === "file") data = await part.toBuffer();
-      else part.file.resume();
-    }
-  } catch (error) {
-    const { RequestFileTooLargeError } = request.server.multipartErrors;
-    if (error instanceof RequestFileTooLargeError)
-      throw fileError(lng, "tooLarge", { limit: `${IMPORT_LIMITS.bytes / 1024 / 1024} MB` });
-    throw fileError(lng, "broken");
-  }
-  if (!data?.length) throw fileError(lng, "missing");
-  return data;
+/** The file as the check reads it: its rows by column, and the problems of its header row. */
+export interface ParsedFile {
+  rows: ParsedRow[];
+  problems: Problem[];
+  present: Set<Column>;
 }
 
 /** Every header text a column may carry: its label in each language, its key and its field name. */
@@ -183,21 +174,21 @@ const HEADERS: Map<string, Column> = new Map(
   ]),
 );
 
-async function parse(
-  data: Buffer,
-  lng: Language,
-): Promise<{ rows: ParsedRow[]; problems: Problem[]; present: Set<Column> }> {
-  const workbook = new ExcelJS.Workbook();
+/** Reads an arrived file, before the call takes its turn at the database: a 400 for a file it cannot take. */
+export async function parse(path: string, lng: Language): Promise<ParsedFile> {
+  let sheet: Awaited<ReturnType<typeof readSheet>>;
   try {
-    await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
-  } catch {
-    throw fileError(lng, "notXlsx");
+    sheet = await readSheet(path, SHEET_LIMITS);
+  } catch (error) {
+    if (!(error instanceof SheetError)) throw error;
+    const problem = error.problem;
+    if (problem === "tooLarge")
+      throw fileError(lng, "contentTooLarge", { limit: `${SHEET_LIMITS.maxTextBytes / 1024 / 1024} MB` });
+    throw fileError(lng, problem, { limit: IMPORT_LIMITS.rows, ...error.params });
   }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw fileError(lng, "empty");
   const byIndex = new Map<number, Column>();
-  sheet.getRow(1).eachCell((cell, index) => {
-    const column = HEADERS.get(normal(cellText(cell.value)));
+  sheet.header.cells.forEach((text, index) => {
+    const column = HEADERS.get(normal(text));
     if (column && ![...byIndex.values()].includes(column)) byIndex.set(index, column);
   });
   const problems: Problem[] = [];
@@ -210,18 +201,15 @@ async function parse(
         message: translate(lng, `${NS}:problems.columnMissing`),
       });
   const rows: ParsedRow[] = [];
-  sheet.eachRow((row, number) => {
-    if (number === 1) return;
+  for (const { row, cells } of sheet.rows) {
     const values = new Map<Column, string>();
     for (const [index, column] of byIndex) {
-      const text = cellText(row.getCell(index).value).trim();
+      const text = (cells[index] ?? "").trim();
       if (text) values.set(column, text);
     }
-    if (values.size) rows.push({ row: number, values });
-  });
+    if (values.size) rows.push({ row, values });
+  }
   if (rows.length === 0 && problems.length === 0) throw fileError(lng, "empty");
-  if (rows.length > IMPORT_LIMITS.rows)
-    throw fileError(lng, "tooMany", { count: rows.length, limit: IMPORT_LIMITS.rows });
   return { rows, problems, present: new Set(byIndex.values()) };
 }
 
@@ -270,10 +258,11 @@ async function lookup(db: Queryable, ctx: Ctx, entity: NonNullable<Column["relat
   return ids;
 }
 
-export async function check(db: Queryable, ctx: Ctx, data: Buffer): Promise<Checked> {
+export async function check(db: Queryable, ctx: Ctx, file: ParsedFile): Promise<Checked> {
   const lng = ctx.lng;
   const model = machine();
-  const { rows, problems, present } = await parse(data, lng);
+  const { rows, present } = file;
+  const problems = [...file.problems];
   const p = (key: string, params?: Record<string, unknown>) => translate(lng, `${NS}:problems.${key}`, params);
   const add = (row: number, column: Column, message: string) =>
     problems.push({ row, column: labelOf(lng, column), field: column.field, message });
@@ -317,7 +306,7 @@ export async function check(db: Queryable, ctx: Ctx, data: Buffer): Promise<Chec
             row,
             column,
             p("badValue", {
-              value: text,
+              value: quoted(text),
               allowed: kinds()
                 .map((k) => kindLabel(lng, k))
                 .join(", "),
@@ -330,7 +319,7 @@ export async function check(db: Queryable, ctx: Ctx, data: Buffer): Promise<Chec
         const entity = translate(lng, `${column.relation}:name`);
         if (ids.length === 1) record[column.field] = ids[0];
         else {
-          add(row, column, p(ids.length ? "ambiguous" : "unknown", { entity, value: text }));
+          add(row, column, p(ids.length ? "ambiguous" : "unknown", { entity, value: quoted(text) }));
           reported.add(column.field);
         }
       } else record[column.field] = text;
@@ -355,7 +344,7 @@ export async function check(db: Queryable, ctx: Ctx, data: Buffer): Promise<Chec
       if (value === undefined) continue;
       const earlier = first.get(value);
       if (earlier === undefined) first.set(value, row);
-      else add(row, column, p("duplicateInFile", { value, row: earlier }));
+      else add(row, column, p("duplicateInFile", { value: quoted(value), row: earlier }));
     }
   }
 
@@ -395,8 +384,8 @@ export async function check(db: Queryable, ctx: Ctx, data: Buffer): Promise<Chec
       if (!failed.has(candidate.row)) skipped++;
       continue;
     }
-    if (byName) add(candidate.row, byKey("mac_name"), p("duplicateLive", { value: v.mac_name }));
-    if (byId) add(candidate.row, byKey("mac_id"), p("duplicateLive", { value: v.mac_id }));
+    if (byName) add(candidate.row, byKey("mac_name"), p("duplicateLive", { value: quoted(String(v.mac_name)) }));
+    if (byId) add(candidate.row, byKey("mac_id"), p("duplicateLive", { value: quoted(String(v.mac_id)) }));
   }
   const order = new Map(COLUMNS.map((c, i) => [c.field, i]));
   problems.sort((a, b) => a.row - b.row || order.get(a.field)! - order.get(b.field)!);
@@ -469,6 +458,23 @@ async function insertAll(ctx: Ctx & { tx: Queryable }, records: Checked["records
   return ids;
 }
 
+/** Both calls take the file the same way: up to IMPORT_LIMITS.bytes, read before their turn. */
+const importFile: FileIntake<unknown> = {
+  limit: async (ctx) => ({
+    bytes: IMPORT_LIMITS.bytes,
+    tooLarge: () => fileError(ctx.lng, "tooLarge", { limit: `${IMPORT_LIMITS.bytes / 1024 / 1024} MB` }),
+    missing: () => fileError(ctx.lng, "missing"),
+  }),
+  prepare: (ctx, file) => parse(file.path, ctx.lng),
+};
+
+export const importFiles: FileIntakes = {
+  "machine-import-check": importFile,
+  "machine-import-confirm": importFile,
+};
+
+const parsedOf = (file: { prepared?: unknown } | undefined) => file!.prepared as ParsedFile;
+
 export const importHandlers: Handlers = {
   "machine-import-template": async ({ ctx, reply }) => {
     const file = await templateWorkbook(sqlOf(ctx), ctx);
@@ -481,20 +487,21 @@ export const importHandlers: Handlers = {
       )
       .send(Buffer.from(file));
   },
-  "machine-import-check": async ({ ctx, request }) => {
-    const data = await readFile(request, ctx.lng);
-    return answer(await check(sqlOf(ctx), ctx, data), 0);
-  },
-  "machine-import-confirm": async ({ ctx, request }) => {
-    const data = await readFile(request, ctx.lng);
-    return inTransaction(ctx, async (ctx) => {
+  "machine-import-check": async ({ ctx, file }) => answer(await check(sqlOf(ctx), ctx, parsedOf(file)), 0),
+  "machine-import-confirm": async ({ ctx, file }) =>
+    // The file was read before this call took its turn: the transaction holds only statements.
+    inTransaction(ctx, async (ctx) => {
       // One import at a time: two confirms of one file cannot both find its devices absent.
       await ctx.tx.query(`select pg_advisory_xact_lock(hashtext('machine-import'))`);
-      const checked = await check(ctx.tx, ctx, data);
+      const checked = await check(ctx.tx, ctx, parsedOf(file));
       if (checked.problems.length)
         throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problems.length }, answer(checked, 0));
-      const ids = await insertAll(ctx, checked.records);
+      const ids = await insertAll(ctx, checked.records).catch((error: unknown) => {
+        // A device added by hand between the check and the insert (machine-add takes no import lock):
+        // the unique index refused it, and the file is to be checked again.
+        if ((error as { code?: string }).code === "23505") throw new HttpError(409, `${NS}:errors.changedMeanwhile`);
+        throw error;
+      });
       return answer(checked, ids.length);
-    });
-  },
+    }),
 };

@@ -9,7 +9,7 @@ import { detail, listRecords } from "../../entities/engine.ts";
 import { modelOf } from "../../entities/model.ts";
 import { defineArea } from "../area.ts";
 import { bindingHandlers } from "./binding.ts";
-import { importHandlers } from "./import.ts";
+import { importFiles, importHandlers } from "./import.ts";
 import { operatorHandlers, operatorHooks } from "./operators.ts";
 import { qrcodeHandlers } from "./qrcode.ts";
 import { restockHandlers } from "./restock.ts";
@@ -21,6 +21,7 @@ export const machines = defineArea({
     ...settingsHooks,
     ...operatorHooks,
   },
+  files: importFiles,
   handlers: {
     ...bindingHandlers,
     ...restockHandlers,

@@ -6,17 +6,19 @@
 // /uploads/demo/...: a generated placeholder answers for each one that does not exist.
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { fileTypeFromBuffer } from "file-type";
+import { fileTypeFromFile } from "file-type";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { copyFile, link, mkdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { JsonSchemaNode, XUpload } from "../../../src/schema/types.ts";
 import type { Db, Queryable } from "../../db/db.ts";
 import { q } from "../../db/migrate.ts";
-import { can, sqlOf, type Ctx } from "../../entities/context.ts";
-import { models, modelOf, resolveNode } from "../../entities/model.ts";
+import { can, sqlOf, type Ctx, type Principal } from "../../entities/context.ts";
+import { models, modelOf, resolveNode, type EntityModel } from "../../entities/model.ts";
+import type { FileLimit, ReceivedFile } from "../../http/intake.ts";
 import { badRequest, forbidden, HttpError } from "../../http/errors.ts";
 import { languageOf, translate, type Language } from "../../http/i18n.ts";
 import { defineArea, type Area } from "../area.ts";
@@ -78,22 +80,74 @@ export const UPLOAD_QUOTA = { bytesPerDay: 200 * 1024 * 1024, filesPerDay: 1000 
  */
 export const SWEEP = { olderThanHours: 24, everyHours: 6 };
 
-/** Reserves the file's bytes in its agent's quota and records it, or answers 429. */
-async function recordUpload(db: Queryable, agentId: number, path: string, size: number, isPrivateFile: boolean) {
-  await db.query(`select pg_advisory_xact_lock(hashtext('upload-quota'), $1::int)`, [agentId % 2 ** 31]);
+/**
+ * Whose quota an upload counts against: the level-1 agent at the top of the uploader's branch (the
+ * platform admin's own for the admin), so that sub-agents and operators share their branch's quota and
+ * creating sub-agents does not multiply it. Paths run from the root: /<admin>/<level 1>/<level 2>/...
+ */
+export function quotaOwner(principal: Principal): number {
+  const path = principal.agentPath.split("/").filter(Boolean).map(Number);
+  return path[1] ?? path[0] ?? principal.agentId;
+}
+
+const quotaFull = () =>
+  new HttpError(429, "uploadQuota", { limit: sizeText(UPLOAD_QUOTA.bytesPerDay), files: UPLOAD_QUOTA.filesPerDay });
+
+/** A quota reservation's row in sys_upload, until its file is stored under its own path. */
+const RESERVED = "reserved:";
+
+/**
+ * Sets room aside in the branch's daily quota for a file about to arrive, before a byte of it is read, and
+ * one file: the bytes its request announces (at most the field's cap), or, for a body that announces none
+ * (chunked), what is left up to the cap. Counted and recorded in one statement under the branch's lock and
+ * committed at once, so uploads arriving together cannot pass the quota together (ten 95 MB uploads
+ * against 200 MB: two are read, eight refused at once). Past it, 429. Answers the row's path and its bytes.
+ */
+async function reserve(
+  db: Db,
+  principal: Principal,
+  bytes: number,
+  announced: boolean,
+  isPrivateFile: boolean,
+): Promise<{ path: string; bytes: number }> {
+  const owner = quotaOwner(principal);
+  const path = `${RESERVED}${randomBytes(8).toString("hex")}`;
+  const rows = await db.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(hashtext('upload-quota'), $1::int)`, [owner % 2 ** 31]);
+    return (
+      await tx.query<{ size: string }>(
+        `insert into sys_upload (path, agent_id, quota_id, size, private)
+         select $1, $2::bigint, $3::bigint, least($4::bigint, $6::bigint - used.bytes), $5::boolean
+           from (select coalesce(sum(size), 0) as bytes, count(*) as files
+                   from sys_upload where quota_id = $3 and at > now() - interval '1 day') as used
+          where used.files < $7::bigint
+            and case when $8::boolean then used.bytes + $4::bigint <= $6::bigint else used.bytes < $6::bigint end
+         returning size::text`,
+        [
+          path,
+          principal.agentId,
+          owner,
+          bytes,
+          isPrivateFile,
+          UPLOAD_QUOTA.bytesPerDay,
+          UPLOAD_QUOTA.filesPerDay,
+          announced,
+        ],
+      )
+    ).rows;
+  });
+  if (!rows[0]) throw quotaFull();
+  return { path, bytes: Number(rows[0].size) };
+}
+
+/** The stored file takes its reservation's place in the quota, at its real size (in the call's transaction). */
+async function recordUpload(db: Queryable, reserved: string | undefined, path: string, size: number) {
   const { rows } = await db.query(
-    `insert into sys_upload (path, agent_id, size, private)
-     select $1, $2::bigint, $3::bigint, $4::boolean
-      where (select coalesce(sum(size), 0) + $3::bigint <= $5::bigint and count(*) < $6::bigint
-               from sys_upload where agent_id = $2 and at > now() - interval '1 day')
-     returning path`,
-    [path, agentId, size, isPrivateFile, UPLOAD_QUOTA.bytesPerDay, UPLOAD_QUOTA.filesPerDay],
+    `update sys_upload set path = $2, size = $3, at = now() where path = $1 returning path`,
+    [reserved ?? "", path, size],
   );
-  if (rows.length === 0)
-    throw new HttpError(429, "uploadQuota", {
-      limit: sizeText(UPLOAD_QUOTA.bytesPerDay),
-      files: UPLOAD_QUOTA.filesPerDay,
-    });
+  // A reservation is kept until its call is over (and swept an hour after a crash): never gone before.
+  if (rows.length === 0) throw quotaFull();
 }
 
 /** Every stored column that may hold an upload's address (a field with x-upload, or a list of them). */
@@ -114,8 +168,10 @@ export async function sweepUploads(
   dirs: { publicDir: string; privateDir: string },
   olderThanHours = SWEEP.olderThanHours,
 ): Promise<string[]> {
+  // Room set aside for an upload that never ended (a server stopped mid-upload) is given back after an hour.
+  await db.query(`delete from sys_upload where path like '${RESERVED}%' and at < now() - interval '1 hour'`);
   const { rows: candidates } = await db.query<{ path: string }>(
-    `select path from sys_upload where at < now() - make_interval(hours => $1) order by at`,
+    `select path from sys_upload where at < now() - make_interval(hours => $1) and path not like '${RESERVED}%' order by at`,
     [olderThanHours],
   );
   if (candidates.length === 0) return [];
@@ -189,10 +245,11 @@ function certificateType(data: Buffer): FileType | undefined {
   return { mime: "application/octet-stream", ext: "der" };
 }
 
-async function detect(data: Buffer, upload: XUpload): Promise<FileType | undefined> {
-  if (upload.kind === "certificate") return certificateType(data);
+/** The file's type by its content: a certificate's whole bytes (a few KB at most), any other file's head. */
+async function detect(file: ReceivedFile, upload: XUpload): Promise<FileType | undefined> {
+  if (upload.kind === "certificate") return certificateType(await readFile(file.path));
   // Bytes nothing recognises are accepted only where application/octet-stream is.
-  return (await fileTypeFromBuffer(data)) ?? { mime: "application/octet-stream", ext: "bin" };
+  return (await fileTypeFromFile(file.path)) ?? { mime: "application/octet-stream", ext: "bin" };
 }
 
 /** The passwords a wallet's PKCS#12 bundle may be locked with: its merchant id, as the wallets issue them. */
@@ -215,26 +272,24 @@ async function certificateOf(ctx: Ctx, data: Buffer, format: CertificateFormat):
   }
 }
 
-/** The one file part named "file", read up to the field's limit. */
-async function readUpload(request: FastifyRequest, upload: XUpload, lng: Language): Promise<Buffer> {
-  if (!request.isMultipart()) throw uploadError(lng, "file", "uploadMissing");
-  const { RequestFileTooLargeError, FilesLimitError } = request.server.multipartErrors;
-  let data: Buffer | undefined;
+/** The entity and the upload rules of a field the caller may upload for, or the error saying why not. */
+function uploadTarget(ctx: Ctx, entity: string, field: string): { model: EntityModel; upload: XUpload } {
+  const model = models.get(entity);
+  if (!model) throw uploadError(ctx.lng, "entity", "uploadEntity");
+  if (!WRITE_OPERATIONS.some((op) => can(ctx.principal, `${model.name}.${op}`))) throw forbidden();
+  const upload = UPLOAD_FIELDS.get(model.name)?.get(field);
+  if (!upload) throw uploadError(ctx.lng, "field", "uploadField");
+  return { model, upload };
+}
+
+/** Moves an arrived file to where it is kept (copied when the two folders are on different disks). */
+async function keep(from: string, to: string): Promise<void> {
   try {
-    for await (const part of request.parts({ limits: { fileSize: upload.maxBytes } })) {
-      if (part.type !== "file") continue;
-      if (part.fieldname === "file") data = await part.toBuffer();
-      else part.file.resume(); // not ours: drained, so the parser reaches the end
-    }
+    await link(from, to);
   } catch (error) {
-    if (error instanceof RequestFileTooLargeError)
-      throw uploadError(lng, "file", "uploadSize", { limit: sizeText(upload.maxBytes) });
-    if (error instanceof FilesLimitError) throw uploadError(lng, "file", "uploadMany");
-    // Anything else this loop meets is the body itself: no boundary, a part cut short, a broken header.
-    throw uploadError(lng, "file", "uploadBroken");
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    await copyFile(from, to, constants.COPYFILE_EXCL);
   }
-  if (!data?.length) throw uploadError(lng, "file", "uploadMissing");
-  return data;
 }
 
 /** A string hash (FNV-1a), to pick a placeholder's colour and shape from its path. */
@@ -345,38 +400,59 @@ export function uploads(uploadDir?: string): Area {
   mkdirSync(publicDir, { recursive: true });
   mkdirSync(privateDir, { recursive: true });
 
-  /** Stores one uploaded file for an entity's field, after checking the caller, the type and the size. */
-  async function store(ctx: Ctx, request: FastifyRequest, entity: string, field: string) {
-    const model = models.get(entity);
-    if (!model) throw uploadError(ctx.lng, "entity", "uploadEntity");
-    if (!WRITE_OPERATIONS.some((op) => can(ctx.principal, `${model.name}.${op}`))) throw forbidden();
-    const upload = UPLOAD_FIELDS.get(model.name)?.get(field);
-    if (!upload) throw uploadError(ctx.lng, "field", "uploadField");
-
-    const data = await readUpload(request, upload, ctx.lng);
-    const type = await detect(data, upload);
+  /** Stores one arrived file for an entity's field (intake: the caller, the field and the size checked). */
+  async function store(ctx: Ctx, file: ReceivedFile | undefined, entity: string, field: string) {
+    const { model, upload } = uploadTarget(ctx, entity, field);
+    if (!file) throw uploadError(ctx.lng, "file", "uploadMissing");
+    const type = await detect(file, upload);
     if (!type || !upload.accept.includes(type.mime)) {
       const accept = [...new Set(upload.accept.map((mime) => typeLabel(mime, upload)))].join(", ");
       throw uploadError(ctx.lng, "file", "uploadFormat", { accept });
     }
     // A certificate field takes only its own kind of file (a key where a key belongs), read from its bytes.
     const format = model.schema.properties[field]?.["x-certificate"];
-    const certificate = format ? await certificateOf(ctx, data, format) : undefined;
+    const certificate = format ? await certificateOf(ctx, await readFile(file.path), format) : undefined;
     const month = new Date().toISOString().slice(0, 7);
     const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
     const root = isPrivate(upload) ? privateDir : publicRoot;
-    await recordUpload(sqlOf(ctx), ctx.principal.agentId, path, data.length, isPrivate(upload));
+    await recordUpload(sqlOf(ctx), file.reserved, path, file.size);
     await mkdir(join(root, model.name, month), { recursive: true });
-    await writeFile(join(root, path), data, { flag: "wx" });
+    await keep(file.path, join(root, path));
     const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
     const days_left = certificate?.valid_to ? daysLeft(certificate.valid_to) : null;
     return {
       url,
-      size: data.length,
+      size: file.size,
       mime: type.mime,
       ...(certificate ? { certificate: { ...certificate, days_left } } : {}),
     };
   }
+
+  /**
+   * Before a byte is read: the caller may write the entity, the field takes files, and the branch's quota
+   * has room for what the request announces (set aside now, given back when the call is over unless the
+   * file was stored).
+   */
+  const intake = (entity: (input: { entity?: string }) => string) => ({
+    async limit(ctx: Ctx, input: { entity?: string; field: string }, request: FastifyRequest): Promise<FileLimit> {
+      const { upload } = uploadTarget(ctx, entity(input), input.field);
+      // The whole body's length bounds the file's (a chunked body announces none).
+      const length = Number(request.headers["content-length"]);
+      const announced = Number.isSafeInteger(length) && length > 0;
+      const wanted = announced ? Math.min(length, upload.maxBytes) : upload.maxBytes;
+      const { path, bytes } = await reserve(ctx.db, ctx.principal, wanted, announced, isPrivate(upload));
+      return {
+        bytes,
+        reserved: path,
+        // Past the room set aside: the field's cap, or (a chunked body) what was left of the quota.
+        tooLarge: () =>
+          bytes < upload.maxBytes && !announced
+            ? quotaFull()
+            : uploadError(ctx.lng, "file", "uploadSize", { limit: sizeText(upload.maxBytes) }),
+        release: async () => void (await ctx.db.query(`delete from sys_upload where path = $1`, [path])),
+      };
+    },
+  });
 
   /** What each stored payment certificate holds, and how many days it has left (pay-setting-certificates). */
   async function storedCertificates(ctx: Ctx) {
@@ -418,10 +494,14 @@ export function uploads(uploadDir?: string): Area {
 
   return defineArea({
     name: "uploads",
+    files: {
+      upload: intake((input) => input.entity ?? ""),
+      "goods-image": intake(() => "goods"),
+    },
     handlers: {
-      upload: ({ ctx, input, request }) => store(ctx, request, input.entity, input.field),
+      upload: ({ ctx, input, file }) => store(ctx, file, input.entity, input.field),
       // The goods screens' own upload: the same rules, for goods' image fields only.
-      "goods-image": ({ ctx, input, request }) => store(ctx, request, "goods", input.field),
+      "goods-image": ({ ctx, input, file }) => store(ctx, file, "goods", input.field),
       "pay-setting-certificates": ({ ctx }) => storedCertificates(ctx),
     },
     setup(app: FastifyInstance, db: Db) {

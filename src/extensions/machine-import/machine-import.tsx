@@ -105,7 +105,7 @@ export function MachineImport() {
         {(stage.step === "upload" || stage.step === "uploading") && (
           <>
             <Upload.Dragger
-              accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
               multiple={false}
               showUploadList={false}
               disabled={stage.step === "uploading"}
