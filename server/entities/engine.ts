@@ -16,6 +16,7 @@ import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
 import { asId, asVersion } from "./query.ts";
 import { titlesOf } from "./titles.ts";
+import { translate } from "../http/i18n.ts";
 import { assertValid, fieldError, paramError, transitionValidator, validatorFor, type Labelled } from "./validation.ts";
 
 export { MASK };
@@ -247,16 +248,40 @@ export async function checkRelations(
  * Runs a write; a row that would share one of the entity's unique sets (x-entity.unique, a unique index,
  * so it holds however many writes race) is refused with 400 on the set's last field.
  */
-async function uniquely<T>(ctx: Ctx, model: EntityModel, write: () => Promise<T>): Promise<T> {
+async function uniquely<T>(
+  ctx: Ctx,
+  model: EntityModel,
+  write: () => Promise<T>,
+  refusal: (field: string) => HttpError = (field) => badRequest([fieldError(model, field, "unique", ctx.lng)]),
+): Promise<T> {
   try {
     return await write();
   } catch (error) {
     const { code, constraint } = error as { code?: string; constraint?: string };
     const set =
       code === "23505" ? (model.x.unique ?? []).find((s) => uniqueIndexName(model, s) === constraint) : undefined;
-    if (set) throw badRequest([fieldError(model, set[set.length - 1], "unique", ctx.lng)]);
+    if (set) throw refusal(set[set.length - 1]);
     throw error;
   }
+}
+
+/** A 409 naming the first record of `ids` whose unique value a live record took while it was in the bin. */
+async function refuseTaken(tx: Queryable, ctx: Ctx, model: EntityModel, ids: number[]): Promise<void> {
+  const taken = await repo.takenInBin(tx, model, ids);
+  if (!taken) return;
+  const node = model.schema.properties[taken.field];
+  const target = node?.["x-relation"]?.entity;
+  // A value that points at a record is named by that record's title (goods copied from “Cola”).
+  let value = taken.value ?? "";
+  if (target && taken.value !== null) {
+    const titles = await titlesOf(tx, model, [{ [taken.field]: Number(taken.value) }]);
+    value = titles[target]?.[Number(taken.value)] ?? value;
+  }
+  throw new HttpError(409, "recoverTaken", {
+    title: taken.title ?? `#${taken.id}`,
+    field: translate(ctx.lng, `${model.name}:fields.${taken.field}.label`),
+    value,
+  });
 }
 
 /** A written row as reads show it: through the entity's live view when it has one (its derived fields). */
@@ -430,11 +455,14 @@ export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number
       await repo.lockRows(tx, model, unique);
       await refuseInUse(tx, ctx, model, unique);
     }
+    // Recovering: never into a unique value a live record has taken meanwhile (the unique index holds
+    // it; the check names the record, and a write that races the check is a conflict).
+    if (op === "recover") await refuseTaken(tx, ctx, model, unique);
     const touched =
       op === "delete"
         ? await repo.remove(tx, model, scope, unique, ctx.principal.id)
         : op === "recover"
-          ? await repo.recover(tx, model, scope, unique)
+          ? await uniquely(ctx, model, () => repo.recover(tx, model, scope, unique), conflict)
           : await repo.destroy(tx, model, scope, unique);
     if (touched.length !== unique.length) {
       if (op === "destroy") {

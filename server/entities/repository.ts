@@ -409,6 +409,33 @@ export async function recover(db: Queryable, model: EntityModel, scope: Scope, i
   return (await db.query<{ id: number }>(sql, p.values)).rows.map((r) => r.id);
 }
 
+/**
+ * The first of `ids` (in the recycle bin) that a live record now shares one of the entity's unique sets
+ * with (a device code given to a new device meanwhile): its id, title, and the set's last field and value.
+ * One statement per unique set.
+ */
+export async function takenInBin(
+  db: Queryable,
+  model: EntityModel,
+  ids: number[],
+): Promise<{ id: number; title: string | null; field: string; value: string | null } | undefined> {
+  if (!model.recycle) return undefined;
+  for (const set of model.x.unique ?? []) {
+    const field = set[set.length - 1];
+    const title = model.titleField ? `${q(model.titleField)}::text` : "null";
+    const { rows } = await db.query<{ id: number; title: string | null; value: string | null }>(
+      `select r.id, r.${title} as title, r.${q(field)}::text as value from ${q(model.table)} r
+        where r.id = any($1) and r.deleted_at is not null
+          and exists (select 1 from ${q(model.table)} l
+                       where l.deleted_at is null and ${set.map((f) => `l.${q(f)} = r.${q(f)}`).join(" and ")})
+        order by r.id limit 1`,
+      [ids],
+    );
+    if (rows[0]) return { ...rows[0], id: Number(rows[0].id), field };
+  }
+  return undefined;
+}
+
 export async function destroy(db: Queryable, model: EntityModel, scope: Scope, ids: number[]): Promise<number[]> {
   const p = new Params();
   const conditions = [`id = any(${p.add(ids)})`, ...baseConditions(model, scope, p, true)];

@@ -9,7 +9,7 @@ import { MONEY_FACTOR } from "../../src/schema/constants.ts";
 import { resolveDefs } from "../../src/schema/refs.ts";
 import type { JsonSchemaNode } from "../../src/schema/types.ts";
 import { badRequest, type FieldError } from "../http/errors.ts";
-import { translate, type Language } from "../http/i18n.ts";
+import { hasTranslation, translate, type Language } from "../http/i18n.ts";
 import type { EntityModel } from "./model.ts";
 
 const ajv = createAjv([
@@ -106,8 +106,17 @@ export function transitionValidator(
 /** Translation key of a field's label: request parameters and system columns are labelled in common. */
 export function labelKeyOf(target: Labelled, segments: string[]): string {
   const names = segments.filter((s) => !/^\d+$/.test(s));
-  if (names.length === 1 && isCommonField(names[0]) && !target.fields.has(names[0])) return commonFieldKey(names[0]);
-  return fieldLabelKey(target.base, names);
+  const own = fieldLabelKey(target.base, names);
+  // A common field (an id, a version) that the call declares without a label of its own (a hidden id).
+  if (names.length === 1 && isCommonField(names[0]) && (!target.fields.has(names[0]) || !hasTranslation(own)))
+    return commonFieldKey(names[0]);
+  return own;
+}
+
+/** A field's label in the caller's language; never a translation key (a field without one is named as sent). */
+function labelOf(target: Labelled, segments: string[], lng: Language): string {
+  const key = labelKeyOf(target, segments);
+  return hasTranslation(key) ? translate(lng, key) : segments.filter((s) => !/^\d+$/.test(s)).join(".");
 }
 
 export function localizeErrors(target: Labelled, errors: ErrorObject[], lng: Language): FieldError[] {
@@ -122,7 +131,7 @@ export function localizeErrors(target: Labelled, errors: ErrorObject[], lng: Lan
     const segments = path.split("/").filter(Boolean);
     const field = segments.join("/");
     const known = error.keyword !== "additionalProperties";
-    const label = known && segments.length ? translate(lng, labelKeyOf(target, segments)) : field;
+    const label = known && segments.length ? labelOf(target, segments, lng) : field;
     const money = typeof params.limit === "number" && nodeAt(target.schema, segments)?.["x-money"];
     const message =
       error.keyword === "x-compare"
@@ -131,7 +140,7 @@ export function localizeErrors(target: Labelled, errors: ErrorObject[], lng: Lan
             field: label,
             limit: money ? (Number(params.limit) / MONEY_FACTOR).toFixed(2) : params.limit,
             format: params.format,
-            other: params.other ? translate(lng, labelKeyOf(target, [String(params.other)])) : undefined,
+            other: params.other ? labelOf(target, [String(params.other)], lng) : undefined,
           });
     const id = `${field} ${error.keyword}`;
     if (seen.has(id)) continue;
@@ -184,7 +193,7 @@ export function fieldError(
     field,
     keyword,
     message: translate(lng, `validation:${keyword}`, {
-      field: translate(lng, labelKeyOf(target, field.split("/"))),
+      field: labelOf(target, field.split("/"), lng),
       ...params,
     }),
   };

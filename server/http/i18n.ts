@@ -48,3 +48,8 @@ export function languageOf(header: string | string[] | undefined): Language {
 export function translate(lng: Language, key: string, params?: Record<string, unknown>): string {
   return serverI18n().t(key, { lng, ...params }) as string;
 }
+
+/** Whether the locale files hold a text for the key (in English, which every language falls back to). */
+export function hasTranslation(key: string): boolean {
+  return serverI18n().exists(key, { lng: "en" });
+}

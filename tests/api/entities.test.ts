@@ -338,6 +338,27 @@ describe.each(tables)("%s", (name) => {
           expect(await fx.row(name, id)).toBeUndefined();
         });
 
+        if (model.x.unique?.length)
+          it("refuses with a 409 naming it to recover a record whose unique value a live one took meanwhile", async () => {
+            for (const set of model.x.unique!) {
+              const binned = await fx.insertRecord(name, "admin");
+              expect((await admin.del(`${urlOf(model, "delete")}?id=${binned.id}`)).status).toBe(200);
+              // A live record takes the binned one's values of the set (written as SQL: some are the server's;
+              // an empty one, such as the original of a copy, is given the binned record's own id on both).
+              const taker = await fx.insertRecord(name, "admin");
+              const row = (await fx.row(name, binned.id as number))!;
+              const values = set.map((f) => row[f] ?? binned.id);
+              const assign = set.map((f, i) => `"${f}" = $${i + 2}`).join(", ");
+              for (const id of [binned.id, taker.id])
+                await t.db.query(`update "${model.table}" set ${assign} where id = $1`, [id, ...values]);
+              const reply = await admin.post(urlOf(model, "recover"), { id: [binned.id] });
+              expect(reply.status, reply.raw).toBe(409);
+              const title = model.titleField ? String(row[model.titleField]) : `#${String(binned.id)}`;
+              expect(reply.body.message).toContain(`“${title}” cannot be recovered: its `);
+              expect(await fx.listed(name, "admin", [binned.id as number], true)).toEqual([binned.id]);
+            }
+          });
+
         it("refuses to destroy a record that is not in the bin", async () => {
           const { id } = await fx.createRecord(name, "admin");
           const reply = await admin.del(`${urlOf(model, "destroy")}?id=${id}`);

@@ -6,7 +6,7 @@ import type { Db, Queryable } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { modelOf } from "../../server/entities/model.ts";
 import * as repo from "../../server/entities/repository.ts";
-import { createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
+import { client, createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
 import { errorFields, Fixtures, urlOf, type FieldErrors, type Row } from "./fixtures.ts";
 
 let t: TestApp;
@@ -145,6 +145,26 @@ describe("text the database cannot store", () => {
       await agentA.post(urlOf(goods, "add"), { ...record, spec_attributes: [{ name: "\udc00", values: ["a"] }] }),
       "spec_attributes/0/name",
     );
+  });
+});
+
+describe("messages", () => {
+  it("name a field by its label, never by a translation key: an operation's hidden id is its common label", async () => {
+    for (const [lng, script] of [
+      ["en", /ID/],
+      ["km", /[\u1780-\u17ff]/],
+    ] as const) {
+      const reply = await client(t.app, admin.token, lng).post<FieldErrors>("/merchant/order-refund", {
+        id: "x",
+        refund_money: 1,
+      });
+      expect(reply.status).toBe(400);
+      const [error] = reply.body.data.errors;
+      expect(error.field).toBe("id");
+      expect(error.message).not.toMatch(/fields|label|operations/);
+      expect(error.message).toMatch(/\bID\b/);
+      expect(error.message).toMatch(script);
+    }
   });
 });
 
