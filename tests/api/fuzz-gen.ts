@@ -375,6 +375,9 @@ export const SCRIPT: Record<string, RegExp> = {
   km: /[\u1780-\u17ff]/,
 };
 
+/** A translation key where a text belongs ("operations.order-refund.fields.id.label", "errors:busy"). */
+export const RAW_KEY = /\.(?:fields|label|enum|rules)\b|\b(?:errors|validation|common|operations):[a-z]/;
+
 export interface Outcome {
   status: number;
   problem?: string;
@@ -407,12 +410,15 @@ export async function judge(
     return { status, problem: `${what}: ${status} with a broken envelope ${response.body.slice(0, 200)}` };
   if (!SCRIPT[request.lng].test(body.message))
     return { status, problem: `${what}: message not in ${request.lng}: ${body.message}` };
+  if (RAW_KEY.test(body.message))
+    return { status, problem: `${what}: a translation key in the message: ${body.message}` };
   if (status === 400 && body.data?.errors) {
     for (const error of body.data.errors)
       if (
         typeof error.field !== "string" ||
         typeof error.message !== "string" ||
-        !SCRIPT[request.lng].test(error.message)
+        !SCRIPT[request.lng].test(error.message) ||
+        RAW_KEY.test(error.message)
       )
         return { status, problem: `${what}: field error not in ${request.lng}: ${JSON.stringify(error)}` };
   }
