@@ -211,6 +211,11 @@ export async function sendExport(
   const date = new Date().toISOString().slice(0, 10);
   const title = translate(ctx.lng, `${model.name}:name`);
   const done = await exportPlace(ctx);
+  // A client that went away while the export waited for its place: nobody is there to answer.
+  if (reply.raw.destroyed || reply.raw.closed) {
+    done();
+    throw new HttpError(503, "busy");
+  }
   const out = new PassThrough();
   // The place is given back when the download ends, fails or is closed by the client.
   out.once("close", done);

@@ -81,6 +81,25 @@ describe("pairing operations with their handlers", () => {
   });
 });
 
+describe("pairing the calls that take a file with their intakes", () => {
+  it("refuses to start when a call that takes a file has no intake, or an intake no such call", async () => {
+    const areas = domainAreas({}).map((area) =>
+      area.name === "uploads" ? { ...area, files: { "goods-image": area.files!["goods-image"] } } : area,
+    );
+    await expect(buildApp({ db: t.db, areas })).rejects.toThrow(
+      /schemas\/operations\/upload\.json takes a file: no intake in server\/domain\/uploads/,
+    );
+    const stray = domainAreas({}).map((area) =>
+      area.name === "goods"
+        ? { ...area, files: { "goods-down": { limit: async () => ({ bytes: 1, tooLarge: () => new Error() }) } } }
+        : area,
+    );
+    await expect(buildApp({ db: t.db, areas: stray as Area[] })).rejects.toThrow(
+      /server\/domain\/goods: file intake "goods-down" is for no multipart operation of this area/,
+    );
+  });
+});
+
 describe("answers as their schemas declare them", () => {
   // version-check declares version, digits (required), latest and can_update; this one leaves digits out.
   // The handlers' types refuse such a handler (Handlers types each answer as its schema does); what escapes

@@ -2,7 +2,7 @@
 // holds no turn at the database and no transaction (on PGlite, the turns; on PostgreSQL, the pool's
 // connections), and an export whose client stops reading holds no turn while it waits. Each test keeps
 // the slow clients open until another call has answered: if they held what it needs, it never would.
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -114,9 +114,21 @@ describe("exports", () => {
       const second = await client(narrow, tokens.agent_a, "zh").get("/merchant/order-export?format=csv");
       expect(second.status).toBe(429);
       expect(second.body.message).toBe("您的另一个导出仍在进行中，请等它完成后再试");
+      // A third caller's export waits for a place (no answer yet), and its client goes away meanwhile.
+      const waiting = connect(Number(new URL(base).port), "127.0.0.1");
+      await new Promise((connected) => waiting.once("connect", connected));
+      waiting.write(
+        `GET /merchant/order-export?format=csv HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${tokens.agent_b}\r\n\r\n`,
+      );
+      expect((await as("agent_a").get("/merchant/goods-list?page=1&limit=1")).status).toBe(200);
+      waiting.destroy();
     } finally {
       for (const { socket } of stalled) socket.destroy();
     }
+    // Whoever went away, waiting or downloading, gave the place back: agent_b exports again.
+    await expect
+      .poll(async () => (await as("agent_b").get("/merchant/order-export?format=csv")).status, { timeout: 30_000 })
+      .toBe(200);
     // Their clients gone, the places are free again: a new export runs to its end.
     await expect
       .poll(async () => (await as("agent_a").get("/merchant/order-export?format=csv&page=1")).status, {

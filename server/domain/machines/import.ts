@@ -1,7 +1,7 @@
 // Device import (SPEC §7 machine-import-template, -check, -confirm). The template is an XLSX workbook
 // (exceljs) with one column per importable field, headed in the caller's language, a sample row and a
-// sheet of notes. A file is read by its headers (in any of the five languages, or the field names), so
-// a file filled in one language checks in another. Related records are named, not numbered: a model,
+// sheet of notes. A file (that workbook, or a CSV saved from it) is read by its headers (in any of the five
+// languages, or the field names), so a file filled in one language checks in another. Related records are named, not numbered: a model,
 // spec or protocol by its name (a protocol also by its code), an outlet by its name among the caller's
 // outlets. The check reports every problem by row and column in the caller's language; it looks
 // everything up in a fixed number of statements whatever the number of rows (one per related entity, one
@@ -152,7 +152,7 @@ export const SHEET_LIMITS: SheetLimits = {
   timeoutMs: 20_000,
 };
 
-/** A cell's text as a problem quotes it: at most 100 characters (a cell may hold a thousand). */
+/** A cell's text as a problem quotes it: at most 100 characters (a cell may hold 2,048). */
 export const quoted = (text: string): string => (text.length > 100 ? `${text.slice(0, 99)}…` : text);
 
 const fileError = (lng: Language, key: string, params: Record<string, unknown> = {}) =>
