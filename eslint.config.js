@@ -13,6 +13,19 @@ const declaredAnswers = readdirSync(OPERATIONS)
   .map((schema) => schema.$id);
 const escaped = declaredAnswers.map((call) => call.replace(/[-.]/g, "\\$&")).join("|");
 
+const NO_CODEGEN = {
+  group: ["**/codegen/**", "**/codegen"],
+  message: "Runtime code does not import codegen/: move what is shared to src/schema/.",
+};
+
+/**
+ * The server's folders from the bottom up: core (errors, languages, SQL text, the admission gate), model
+ * (the entity models read from the schemas), db (connection, migrations, views, roll-ups), entities (the
+ * generic engine), domain (the areas' operations and hooks), http (routes, input, files), then the
+ * composition root (app.ts), the seed and main.ts, which may import anything.
+ */
+const SERVER_LAYERS = ["core", "model", "db", "entities", "domain", "http", "app", "seed", "main"];
+
 export default tseslint.config(
   { ignores: ["dist", "node_modules", "data", "coverage", "src/generated", "reports", ".stryker-tmp"] },
   js.configs.recommended,
@@ -27,20 +40,26 @@ export default tseslint.config(
     // Runtime code never imports the build: what the server, the console and codegen share lives in
     // src/schema/ (the x- vocabulary, permission keys, translation keys, $ref resolution, constants).
     files: ["server/**", "src/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_CODEGEN] }] },
+  },
+  // The server's layers, each importing only from those below it, so no folder cycle can form.
+  ...SERVER_LAYERS.map((layer, i) => ({
+    files: [`server/${layer}/**`],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
+            NO_CODEGEN,
             {
-              group: ["**/codegen/**", "**/codegen"],
-              message: "Runtime code does not import codegen/: move what is shared to src/schema/.",
+              regex: `^(\\.\\./)+(${SERVER_LAYERS.slice(i + 1).join("|")})(/|\\.ts$)`,
+              message: `server/${layer}/ sits below ${SERVER_LAYERS.slice(i + 1).join(", ")}: it imports only from ${SERVER_LAYERS.slice(0, i).join(", ") || "nothing else of server/"} (README, "Server layers").`,
             },
           ],
         },
       ],
     },
-  },
+  })),
   {
     // A call whose answer its schema declares is typed by its name (api("menu") is OperationAnswers["menu"],
     // which the API tests hold the server to): a type written at the call would be a second, unchecked one.

@@ -7,9 +7,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DataDirLockedError, openDatabase, type Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
-import { buildApp } from "./http/app.ts";
+import { buildApp } from "./app.ts";
 import { startDemoDevices } from "./seed/devices.ts";
-import { ROOT } from "./root.ts";
+import { ROOT } from "./core/root.ts";
 
 const CONSOLE_DIR = join(ROOT, "dist/console");
 /** A start that a restart cannot fix (EX_CONFIG): npm start's supervisor (server/start.mjs) stops on it. */

@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { openPglite, openPostgres, type Db } from "../server/db/db.ts";
 import { migrate } from "../server/db/migrate.ts";
-import { hashPassword } from "../server/entities/engine.ts";
+import { hashPassword } from "../server/core/passwords.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const arg = (name: string, fallback: string) => {

@@ -3,8 +3,9 @@
 // is the table's own columns plus the derived fields (x-store: derived), one definition each; list and
 // detail read through it (server/entities/repository.ts), writes go to the table. A view is dropped and
 // made again when its text changes, and its text names the table's columns, so a new column changes it.
-import { modelOf, type EntityModel } from "../entities/model.ts";
+import { modelOf, type EntityModel } from "../model/model.ts";
 import { BUSINESS_TIME_ZONE } from "./rollups.ts";
+import { q } from "../core/sql.ts";
 
 /** A device that has not reported for this long is offline. */
 export const ONLINE_WINDOW_MINUTES = 10;
@@ -14,7 +15,6 @@ export const LOW_BATTERY_PERCENT = 20;
 /** The relation an entity's reads go through: its live view, or its table. */
 export const readRelation = (model: EntityModel): string => (model.x.live ? `${model.table}_live` : model.table);
 
-const q = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
 const TODAY = `(now() at time zone '${BUSINESS_TIME_ZONE}')::date`;
 
 /**

@@ -2,11 +2,10 @@
 // drops or changes anything by itself; what it did is recorded in sys_migration with the time.
 import { createHash } from "node:crypto";
 import type { Db } from "./db.ts";
-import { storedModels, type EntityModel } from "../entities/model.ts";
+import { storedModels, type EntityModel } from "../model/model.ts";
 import { checkLiveViews, liveViews } from "./live.ts";
 import { REBUILD_ROLLUPS, ROLLUP_ROUTINES, ROLLUP_TABLES } from "./rollups.ts";
-
-export const q = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
+import { q } from "../core/sql.ts";
 
 interface TableSpec {
   name: string;
@@ -65,7 +64,7 @@ const SYSTEM_TABLES: TableSpec[] = [
   },
   {
     // Sign-in throttling: one counter per account and address ("a:<account>\n<ip>") and per address
-    // ("i:<ip>"), reserved atomically before the password is hashed (server/http/auth.ts).
+    // ("i:<ip>"), reserved atomically before the password is hashed (server/domain/session/auth.ts).
     name: "sys_login_throttle",
     columns: [
       ["key", "text primary key"],

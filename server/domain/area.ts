@@ -9,7 +9,7 @@ import type { Db } from "../db/db.ts";
 import type { Ctx } from "../entities/context.ts";
 import type { EntityHooks, TransitionEffect } from "../entities/domain.ts";
 import type { ListQuery } from "../entities/repository.ts";
-import type { FileLimit, ReceivedFile } from "../http/intake.ts";
+import type { HttpError } from "../core/errors.ts";
 
 export interface OperationRun<I> {
   /** With the open transaction (ctx.tx) unless the operation declares transaction: handler. */
@@ -31,6 +31,28 @@ export type Handler<I, A = unknown> = (run: OperationRun<I>) => Promise<A>;
 export type AnswerOf<K extends OperationCall> = K extends keyof OperationAnswers ? OperationAnswers[K] : unknown;
 
 export type Handlers = { [K in OperationCall]?: Handler<OperationInputs[K], AnswerOf<K>> };
+
+/** A file as it arrived, on disk; removed when its call is over (a handler that keeps it moves it). */
+export interface ReceivedFile {
+  path: string;
+  size: number;
+  /** What its intake set aside for it before it arrived (an upload's room in its quota). */
+  reserved?: string;
+}
+
+/** What an intake allows a file before it is read (server/http/intake.ts streams it within that). */
+export interface FileLimit {
+  /** The most bytes the caller may send now. */
+  bytes: number;
+  /** The error past it: the field's size, or the quota's 429. */
+  tooLarge: () => HttpError;
+  /** The error when no file came, if the call says it its own way (which files it takes). */
+  missing?: () => HttpError;
+  /** What the intake set aside for this file (handed to the handler as the file's `reserved`). */
+  reserved?: string;
+  /** Gives back what was set aside, once the call is over (a handler that kept the file has taken it). */
+  release?: () => Promise<void>;
+}
 
 /**
  * How an operation that takes a file (body: multipart) receives it, asked before its body is read: the

@@ -3,10 +3,10 @@
 // own operations join it, so a handler can compose several of them atomically.
 import type { Db, Queryable } from "../db/db.ts";
 import type { Language } from "../../src/schema/constants.ts";
-import { forbidden } from "../http/errors.ts";
+import { forbidden } from "../core/errors.ts";
 import type { Domain } from "./domain.ts";
 import type { Scope } from "./repository.ts";
-import type { Turn } from "../http/gate.ts";
+import type { Turn } from "../core/gate.ts";
 
 export interface Principal {
   kind: "agent" | "operator";
@@ -32,7 +32,7 @@ export interface Ctx {
   /** What the domain modules add to the engine: entity hooks and transition side effects. */
   domain: Domain;
   /**
-   * The call's turn at the database (on PGlite a few calls are at work at once, server/http/gate.ts):
+   * The call's turn at the database (on PGlite a few calls are at work at once, server/core/gate.ts):
    * held while its handler runs; a call that waits on its client meanwhile (an export being read, a
    * file arriving) leaves it and takes it again around its statements.
    */

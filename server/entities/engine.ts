@@ -1,153 +1,34 @@
-// The generic operations every entity gets from its schema: list, detail, pickers, add, update,
-// delete to the recycle bin, recover, destroy, state transitions, singleton settings, audit history.
-import { scrypt as scryptCb, randomBytes, timingSafeEqual, type ScryptOptions } from "node:crypto";
+// The generic operations every entity gets from its schema: list, detail, pickers, add, update, delete to
+// the recycle bin, recover, destroy, state transitions, singleton settings. Beside it: rows as the API
+// answers them (answer.ts), the audit trail and a record's history (audit.ts), passwords (core/passwords.ts).
 import type { Queryable } from "../db/db.ts";
-import { q, uniqueIndexName } from "../db/migrate.ts";
-import { badRequest, conflict, HttpError, notFound, type FieldError } from "../http/errors.ts";
+import { uniqueIndexName } from "../db/migrate.ts";
+import { badRequest, conflict, HttpError, notFound, type FieldError } from "../core/errors.ts";
 import { isSystemColumn, MASK } from "../../src/schema/constants.ts";
 import { permissionOfTransition } from "../../src/schema/permissions.ts";
-import type { RecordHistoryAnswer } from "../../src/generated/types.ts";
 import type { JsonSchemaNode, Transition } from "../../src/schema/types.ts";
 import { inTransaction, scopeOf, requirePermission, sqlOf, type Ctx } from "./context.ts";
 import type { EntityHooks } from "./domain.ts";
-import { modelOf, resolveNode, type EntityModel } from "./model.ts";
+import { modelOf, resolveNode, type EntityModel } from "../model/model.ts";
 import { refuseInUse } from "./references.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
 import { asId, asVersion } from "./query.ts";
 import { titlesOf } from "./titles.ts";
-import { translate } from "../http/i18n.ts";
+import { toApi } from "./answer.ts";
+import { audit, auditMany } from "./audit.ts";
+import { hashPassword } from "../core/passwords.ts";
+import { translate } from "../core/i18n.ts";
 import { assertValid, fieldError, paramError, transitionValidator, validatorFor, type Labelled } from "./validation.ts";
 
 export { MASK };
 
 const hooksOf = (ctx: Ctx, entity: string): EntityHooks => ctx.domain.hooks.get(entity) ?? {};
 
-// ---------------------------------------------------------------- passwords (scrypt, OWASP: N=2^17, r=8, p=1)
-
-/** OWASP's scrypt parameters; SCRYPT_N lowers the cost for tests only (each hash records its own). */
-const scryptParams = () => ({ N: Number(process.env.SCRYPT_N ?? 2 ** 17), r: 8, p: 1 });
-
-/**
- * Hashing is bounded: at most `concurrency` hashes at once (each takes a libuv thread and 128 MiB; the
- * other threads stay free for files and the database), at most `queue` waiting; past that the call is
- * refused with 503 rather than queued without end. Tests lower the figures.
- */
-export const HASHING = { concurrency: 2, queue: 32 };
-let hashing = 0;
-const waiting: (() => void)[] = [];
-
-export async function withHashSlot<T>(fn: () => Promise<T>): Promise<T> {
-  if (hashing >= HASHING.concurrency) {
-    if (waiting.length >= HASHING.queue) throw new HttpError(503, "busy");
-    await new Promise<void>((resolve) => waiting.push(resolve)); // the finishing hash hands its slot over
-  } else hashing++;
-  try {
-    return await fn();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else hashing--;
-  }
-}
-
-function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return withHashSlot(() => scryptNow(password, salt, options));
-}
-
-function scryptNow(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password, salt, 32, { ...options, maxmem: 256 * options.N! * options.r! }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
-}
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const params = scryptParams();
-  const key = await scrypt(password, salt, params);
-  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString("base64")}$${key.toString("base64")}`;
-}
-
-export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
-  const [scheme, n, r, p, salt, key] = (stored ?? "").split("$");
-  if (scheme !== "scrypt" || !key) return false;
-  const expected = Buffer.from(key, "base64");
-  const actual = await scrypt(password, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
-}
-
-// ---------------------------------------------------------------- rows as the API shows them
-
-type Answerer = (row: Row, mask: string) => Row;
-const answerers = new WeakMap<EntityModel, Answerer>();
-
-/**
- * An entity's rows as the API shows them, written once per entity as a function that names each property
- * it copies (a page of orders copies some 300 values: copied by a name held in a variable, every read and
- * write took V8's slowest path, 14 µs a page of ten orders against under 1 µs). The names are the
- * schema's, written as JSON string literals, so no name can be read as code.
- */
-function answererOf(model: EntityModel): Answerer {
-  let answerer = answerers.get(model);
-  if (answerer) return answerer;
-  const copy = (name: string, value: string) =>
-    `v = row[${JSON.stringify(name)}]; if (v !== null && v !== undefined) out[${JSON.stringify(name)}] = ${value};`;
-  const body = [
-    "const out = { id: row.id, version: row.version, created_at: row.created_at, updated_at: row.updated_at };",
-    "let v;",
-    model.recycle ? "if (row.deleted_at) out.deleted_at = row.deleted_at;" : "",
-    model.scoped ? copy("agent_id", "v") : "",
-    ...model.answered.map(({ name, masked }) => copy(name, masked ? "mask" : "v")),
-    "return out;",
-  ];
-  answerer = new Function("row", "mask", body.join("\n")) as Answerer;
-  answerers.set(model, answerer);
-  return answerer;
-}
-
-/** A row as the API shows it: the system fields, then each answered property that has a value, secrets masked. */
-export function toApi(model: EntityModel, row: Row): Row {
-  return answererOf(model)(row, MASK);
-}
-
 function defaultsOf(model: EntityModel): Row {
   const out: Row = {};
   for (const field of model.fields.values()) if (field.node.default !== undefined) out[field.name] = field.node.default;
   return out;
-}
-
-// ---------------------------------------------------------------- audit
-
-export async function audit(
-  tx: Queryable,
-  ctx: Ctx,
-  entity: string,
-  recordId: number | null,
-  action: string,
-  changes: unknown,
-): Promise<void> {
-  await tx.query(
-    `insert into sys_audit (actor_kind, actor_id, entity, record_id, action, changes) values ($1, $2, $3, $4, $5, $6)`,
-    [
-      ctx.principal.kind,
-      ctx.principal.id,
-      entity,
-      recordId,
-      action,
-      changes === undefined ? null : JSON.stringify(changes),
-    ],
-  );
-}
-
-/** The same action on many records, audited in one statement. */
-async function auditMany(tx: Queryable, ctx: Ctx, entity: string, ids: number[], action: string): Promise<void> {
-  await tx.query(
-    `insert into sys_audit (actor_kind, actor_id, entity, record_id, action, changes)
-     select $1, $2, $3, unnest($4::bigint[]), $5, null`,
-    [ctx.principal.kind, ctx.principal.id, entity, ids, action],
-  );
 }
 
 const redact = (model: EntityModel, field: string, value: unknown) =>
@@ -604,22 +485,4 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
     await derive(ctx, model, [row]);
     return toApi(model, row);
   });
-}
-
-/** Who changed a record, when, and what: newest first. Needs the right to see the record. */
-export async function history(ctx: Ctx, model: EntityModel, id: number): Promise<RecordHistoryAnswer> {
-  const record =
-    (await repo.findById(sqlOf(ctx), model, scopeOf(ctx.principal), id)) ??
-    (model.recycle ? await repo.findById(sqlOf(ctx), model, scopeOf(ctx.principal), id, true) : undefined);
-  if (!record) throw notFound();
-  const { rows } = await sqlOf(ctx).query<RecordHistoryAnswer[number]>(
-    `select a.id, a.at, a.action, a.changes, a.actor_kind, a.actor_id,
-            coalesce(m.nickname, o.nickname) as actor_name
-       from sys_audit a
-       left join ${q("agent")} m on a.actor_kind = 'agent' and m.id = a.actor_id
-       left join ${q("operator")} o on a.actor_kind = 'operator' and o.id = a.actor_id
-      where a.entity = $1 and a.record_id = $2 order by a.id desc limit 200`,
-    [model.name, id],
-  );
-  return rows;
 }

@@ -10,13 +10,13 @@ import { PassThrough } from "node:stream";
 import type { Ctx } from "./context.ts";
 import { scopeOf, sqlOf } from "./context.ts";
 import { derive } from "./engine.ts";
-import type { EntityModel, Field } from "./model.ts";
+import type { EntityModel, Field } from "../model/model.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
-import { translate } from "../http/i18n.ts";
+import { translate } from "../core/i18n.ts";
 import { XlsxStream } from "./xlsx-stream.ts";
-import { HttpError } from "../http/errors.ts";
-import { Gate } from "../http/gate.ts";
+import { HttpError } from "../core/errors.ts";
+import { Gate } from "../core/gate.ts";
 
 /**
  * The most rows one export holds, and the rows read per statement (tests lower it to cross pages); the

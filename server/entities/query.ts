@@ -1,9 +1,9 @@
 // Parses a list call's query string per the API contract: page, limit (capped at 200), sort, order,
 // and the filters an entity's x-ui declares (field, field_like, field_gte/_lte, comma lists for in).
 import { isDate, isDateTime } from "../../src/schema/ajv.ts";
-import { badRequest, type FieldError } from "../http/errors.ts";
-import { translate, type Language } from "../http/i18n.ts";
-import type { EntityModel, Field } from "./model.ts";
+import { badRequest, type FieldError } from "../core/errors.ts";
+import { translate, type Language } from "../core/i18n.ts";
+import type { EntityModel, Field } from "../model/model.ts";
 import type { Condition, ListQuery } from "./repository.ts";
 import { fieldError, paramError } from "./validation.ts";
 

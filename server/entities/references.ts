@@ -5,12 +5,11 @@
 // point at. Writers that point at a record lock it (key share, in checkRelations) and the deleter locks
 // the records first, so a reference cannot appear between the check and the delete.
 import type { Queryable } from "../db/db.ts";
-import { HttpError } from "../http/errors.ts";
-import { translate } from "../http/i18n.ts";
+import { HttpError } from "../core/errors.ts";
+import { translate } from "../core/i18n.ts";
 import type { Ctx } from "./context.ts";
-import { resolveNode, storedModels, type EntityModel } from "./model.ts";
-
-const q = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
+import { resolveNode, storedModels, type EntityModel } from "../model/model.ts";
+import { q } from "../core/sql.ts";
 
 interface Reference {
   /** The entity whose rows point. */

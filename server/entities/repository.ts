@@ -2,8 +2,8 @@
 // row outside the caller's subtree is never read, changed, deleted, recovered or destroyed.
 import type { Queryable } from "../db/db.ts";
 import { readRelation } from "../db/live.ts";
-import { q } from "../db/migrate.ts";
-import { modelOf, type EntityModel } from "./model.ts";
+import { q } from "../core/sql.ts";
+import { modelOf, type EntityModel } from "../model/model.ts";
 
 export type Row = Record<string, unknown>;
 

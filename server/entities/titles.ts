@@ -4,8 +4,8 @@
 // shown to whoever may see the row that points at it (an operator sees its agent's name, an agent its
 // superior's), never more than the title. Records in a recycle bin keep their titles.
 import type { Queryable } from "../db/db.ts";
-import { q } from "../db/migrate.ts";
-import { modelOf, resolveNode, type EntityModel } from "./model.ts";
+import { q } from "../core/sql.ts";
+import { modelOf, resolveNode, type EntityModel } from "../model/model.ts";
 import type { Row } from "./repository.ts";
 
 /** Target entity → id → title. */

@@ -8,9 +8,9 @@ import { commonFieldKey, fieldLabelKey, isCommonField, ruleKey } from "../../src
 import { MONEY_FACTOR } from "../../src/schema/constants.ts";
 import { resolveDefs } from "../../src/schema/refs.ts";
 import type { JsonSchemaNode } from "../../src/schema/types.ts";
-import { badRequest, type FieldError } from "../http/errors.ts";
-import { hasTranslation, translate, type Language } from "../http/i18n.ts";
-import type { EntityModel } from "./model.ts";
+import { badRequest, type FieldError } from "../core/errors.ts";
+import { hasTranslation, translate, type Language } from "../core/i18n.ts";
+import type { EntityModel } from "../model/model.ts";
 
 const ajv = createAjv([
   defsSchema,

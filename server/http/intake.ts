@@ -8,30 +8,10 @@ import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { FastifyRequest } from "fastify";
+import type { FileLimit, ReceivedFile } from "../domain/area.ts";
 import type { Language } from "../../src/schema/constants.ts";
-import { badRequest, type HttpError } from "./errors.ts";
-import { translate } from "./i18n.ts";
-
-/** A file as it arrived, on disk; removed when its call is over (a handler that keeps it moves it). */
-export interface ReceivedFile {
-  path: string;
-  size: number;
-  /** What its intake set aside for it before it arrived (an upload's room in its quota). */
-  reserved?: string;
-}
-
-export interface FileLimit {
-  /** The most bytes the caller may send now. */
-  bytes: number;
-  /** The error past it: the field's size, or the quota's 429. */
-  tooLarge: () => HttpError;
-  /** The error when no file came, if the call says it its own way (which files it takes). */
-  missing?: () => HttpError;
-  /** What the intake set aside for this file (handed to the handler as the file's `reserved`). */
-  reserved?: string;
-  /** Gives back what was set aside, once the call is over (a handler that kept the file has taken it). */
-  release?: () => Promise<void>;
-}
+import { badRequest, type HttpError } from "../core/errors.ts";
+import { translate } from "../core/i18n.ts";
 
 /** A file error on the "file" field, in the caller's language. */
 export const fileError = (lng: Language, key: string, params: Record<string, unknown> = {}): HttpError =>

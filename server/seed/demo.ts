@@ -10,10 +10,11 @@
 // scoped row carries its owner's agent_id and agent_path; relations of a scoped row point at rows its
 // owner can see (its own subtree), so the console can edit what the seed made.
 import type { Db, Queryable } from "../db/db.ts";
-import { q } from "../db/migrate.ts";
+import { q } from "../core/sql.ts";
 import { rebuildRollups, setRollupTriggers } from "../db/rollups.ts";
-import { hashPassword, runTransition } from "../entities/engine.ts";
-import { modelOf, storedModels } from "../entities/model.ts";
+import { runTransition } from "../entities/engine.ts";
+import { hashPassword } from "../core/passwords.ts";
+import { modelOf, storedModels } from "../model/model.ts";
 import type { Ctx } from "../entities/context.ts";
 import { money as moneyArea } from "../domain/money/index.ts";
 import { recordDeliveries, reviewDeliveries } from "../domain/money/deliveries.ts";

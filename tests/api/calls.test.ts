@@ -3,7 +3,7 @@
 // missing are named here, so the count falls visibly as the work lands.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import openapi from "../../src/generated/openapi.json" with { type: "json" };
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp } from "../../server/app.ts";
 import { declaredCalls } from "../../server/http/routes.ts";
 import { domainAreas } from "../../server/domain/index.ts";
 import type { Area } from "../../server/domain/area.ts";

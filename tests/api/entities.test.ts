@@ -3,7 +3,7 @@
 // bin; transitions; singletons; export), acting as the platform admin on a fresh database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MASK } from "../../server/entities/engine.ts";
-import { models, modelOf, type EntityModel, type Field } from "../../server/entities/model.ts";
+import { models, modelOf, type EntityModel, type Field } from "../../server/model/model.ts";
 import { MAX_LIMIT } from "../../server/entities/query.ts";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
 import {

@@ -3,8 +3,8 @@
 // entity: the schemas (through the runtime models) say what to create and how.
 import { permissionOfCall } from "../../src/schema/permissions.ts";
 import type { CallKind, JsonSchemaNode, Transition } from "../../src/schema/types.ts";
-import { toApi } from "../../server/entities/engine.ts";
-import { modelOf, resolveNode, type EntityModel, type Field } from "../../server/entities/model.ts";
+import { toApi } from "../../server/entities/answer.ts";
+import { modelOf, resolveNode, type EntityModel, type Field } from "../../server/model/model.ts";
 import { isSystemColumn } from "../../src/schema/constants.ts";
 import * as repo from "../../server/entities/repository.ts";
 import { validatorFor } from "../../server/entities/validation.ts";

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationSchemas } from "../../src/generated/operations.ts";
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp } from "../../server/app.ts";
 import { IMPORT_LIMITS } from "../../server/domain/machines/import.ts";
 import { MAX_UPLOAD_BYTES } from "../../server/domain/uploads/index.ts";
 import { call, createTestApp, type TestApp } from "./helper.ts";

@@ -6,8 +6,8 @@ import fc from "fast-check";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import openapi from "../../src/generated/openapi.json" with { type: "json" };
 import { LANGUAGES } from "../../src/schema/constants.ts";
-import { hashPassword } from "../../server/entities/engine.ts";
-import { models } from "../../server/entities/model.ts";
+import { hashPassword } from "../../server/core/passwords.ts";
+import { models } from "../../server/model/model.ts";
 import { Fixtures } from "./fixtures.ts";
 import type { TestApp } from "./helper.ts";
 

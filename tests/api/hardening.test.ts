@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db, Queryable } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
-import { modelOf } from "../../server/entities/model.ts";
+import { modelOf } from "../../server/model/model.ts";
 import * as repo from "../../server/entities/repository.ts";
 import { client, createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
 import { errorFields, Fixtures, urlOf, type FieldErrors, type Row } from "./fixtures.ts";

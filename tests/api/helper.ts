@@ -5,8 +5,8 @@ import { request as httpRequest } from "node:http";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { openPglite, openPostgres, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
-import { buildApp, type AppOptions } from "../../server/http/app.ts";
-import { hashPassword } from "../../server/entities/engine.ts";
+import { buildApp, type AppOptions } from "../../server/app.ts";
+import { hashPassword } from "../../server/core/passwords.ts";
 import { permissionKeys } from "../../src/generated/schemas.ts";
 
 export interface TestApp {

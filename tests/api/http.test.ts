@@ -8,8 +8,8 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HASHING, withHashSlot } from "../../server/entities/engine.ts";
-import { buildApp, PGLITE_AT_WORK } from "../../server/http/app.ts";
+import { HASHING, withHashSlot } from "../../server/core/passwords.ts";
+import { buildApp, PGLITE_AT_WORK } from "../../server/app.ts";
 import { call, createTestApp, listen, type Client, type TestApp } from "./helper.ts";
 
 let t: TestApp;
@@ -277,7 +277,7 @@ describe("slow clients", () => {
   });
 
   it("the defaults bound every request and idle connection", async () => {
-    const { TIMEOUTS } = await import("../../server/http/app.ts");
+    const { TIMEOUTS } = await import("../../server/app.ts");
     expect(t.app.server.requestTimeout).toBe(TIMEOUTS.request);
     expect(t.app.server.headersTimeout).toBe(TIMEOUTS.headers);
     expect(t.app.server.timeout).toBe(TIMEOUTS.idle);

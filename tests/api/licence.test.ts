@@ -6,7 +6,7 @@
 import { createHash, createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { forgetLicence } from "../../server/domain/licence/index.ts";
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp } from "../../server/app.ts";
 import { call, client, createTestApp, type Client, type TestApp } from "./helper.ts";
 
 let t: TestApp;

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_TRUST_MS, THROTTLE } from "../../server/http/auth.ts";
+import { SESSION_TRUST_MS, THROTTLE } from "../../server/domain/session/auth.ts";
 import { createTestApp, send, type TestApp } from "./helper.ts";
 
 const ON_POSTGRES = Boolean(process.env.DATABASE_URL);

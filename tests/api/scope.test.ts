@@ -3,7 +3,7 @@
 // Expected rows are the ones the test inserted, not what the code computes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scopeOf, type Principal } from "../../server/entities/context.ts";
-import { modelOf } from "../../server/entities/model.ts";
+import { modelOf } from "../../server/model/model.ts";
 import { scopeClause, type Scope } from "../../server/entities/repository.ts";
 import { createTestApp, type TestApp } from "./helper.ts";
 import { Fixtures } from "./fixtures.ts";

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { permissionOfCall } from "../../src/schema/permissions.ts";
 import type { CallKind } from "../../src/schema/types.ts";
-import { models, modelOf } from "../../server/entities/model.ts";
+import { models, modelOf } from "../../server/model/model.ts";
 import { createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
 import {
   clientField,

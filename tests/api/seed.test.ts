@@ -3,7 +3,7 @@
 // scope columns hold the invariants the server's security relies on, relations point at rows the owner
 // can see, the demo accounts sign in, and the generator is deterministic.
 //
-// Cheap password hashing for the test: set before anything that hashes is imported (engine.ts reads it
+// Cheap password hashing for the test: set before anything that hashes is imported (core/passwords.ts reads it
 // once), hence the dynamic imports below. The database is helper.ts's: in-memory PGlite, or a throwaway
 // schema in the PostgreSQL of DATABASE_URL.
 process.env.SCRYPT_N = "1024";
@@ -11,7 +11,7 @@ process.env.SCRYPT_N = "1024";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSystemColumn } from "../../src/schema/constants.ts";
 import type { Db } from "../../server/db/db.ts";
-import type { EntityModel } from "../../server/entities/model.ts";
+import type { EntityModel } from "../../server/model/model.ts";
 import type { SeedSummary } from "../../server/seed/demo.ts";
 
 type Row = Record<string, unknown>;
@@ -23,8 +23,9 @@ const load = async () => ({
   ...(await import("./helper.ts")),
   ...(await import("../../server/db/migrate.ts")),
   ...(await import("../../server/seed/demo.ts")),
-  ...(await import("../../server/entities/model.ts")),
-  ...(await import("../../server/entities/engine.ts")),
+  ...(await import("../../server/model/model.ts")),
+  ...(await import("../../server/entities/answer.ts")),
+  ...(await import("../../server/core/passwords.ts")),
   ...(await import("../../server/entities/validation.ts")),
   ...(await import("../../src/schema/ajv.ts")),
   ...(await import("../../src/generated/schemas.ts")),

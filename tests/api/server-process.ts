@@ -1,7 +1,7 @@
 // One API server in a process of its own, on the PostgreSQL schema a test prepared (DATABASE_URL,
 // TEST_SCHEMA): tests/api/multi-process.test.ts runs two of these on one database. Prints its base URL.
 import { openPostgres } from "../../server/db/db.ts";
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp } from "../../server/app.ts";
 
 const url = process.env.DATABASE_URL;
 const schema = process.env.TEST_SCHEMA;

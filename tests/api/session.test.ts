@@ -1,8 +1,8 @@
 // Sign-in, sessions and the calls around them; localized errors; one transition under concurrency.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, client, createTestApp, type TestApp } from "./helper.ts";
-import { SESSION_TRUST_MS, THROTTLE } from "../../server/http/auth.ts";
-import { buildApp } from "../../server/http/app.ts";
+import { SESSION_TRUST_MS, THROTTLE } from "../../server/domain/session/auth.ts";
+import { buildApp } from "../../server/app.ts";
 import { menu } from "../../src/generated/resources.ts";
 
 let t: TestApp;

@@ -8,7 +8,7 @@ import { readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp } from "../../server/app.ts";
 import { client, createTestApp, type Client, type TestApp } from "./helper.ts";
 import { Fixtures } from "./fixtures.ts";
 import { holdUpload, stallDownload, type HeldRequest } from "../support/trickle.ts";

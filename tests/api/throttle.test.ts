@@ -2,8 +2,8 @@
 // they are per account and address and per address (so nobody elsewhere can lock the owner out), the
 // lockout grows with each further failure, and guessing the old password when changing it counts too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../server/entities/engine.ts";
-import { forgetIdleCounters, THROTTLE } from "../../server/http/auth.ts";
+import { hashPassword } from "../../server/core/passwords.ts";
+import { forgetIdleCounters, THROTTLE } from "../../server/domain/session/auth.ts";
 import { createTestApp, listen, send, type Reply, type TestApp } from "./helper.ts";
 
 let t: TestApp;

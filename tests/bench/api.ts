@@ -11,7 +11,7 @@ import { benchBrowser } from "./browser.ts";
 import { LOAD, loadTestApart } from "./load.ts";
 import { openPglite, openPostgres, type Db, type QueryOptions } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp } from "../../server/app.ts";
 
 export type Row = [string, string];
 

@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openPglite, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
-import { buildApp } from "../../server/http/app.ts";
+import { buildApp } from "../../server/app.ts";
 import { seedDemo } from "../../server/seed/demo.ts";
 import { ensureChromium } from "../support/chromium.ts";
 import { routeOf } from "../../src/app/routes.ts";

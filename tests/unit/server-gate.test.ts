@@ -1,7 +1,7 @@
-// The admission gate of PGlite's API calls (server/http/gate.ts): at most its limit at work, the others
+// The admission gate of PGlite's API calls (server/core/gate.ts): at most its limit at work, the others
 // admitted in the order they came, each turn ended once however often its end is called.
 import { describe, expect, it } from "vitest";
-import { Gate } from "../../server/http/gate.ts";
+import { Gate } from "../../server/core/gate.ts";
 
 /** Lets every promise that can settle now settle. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -3,7 +3,7 @@
 // neither its count nor its explain runs again until then, or until forgetLargeResults (a write answered).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Queryable } from "../../server/db/db.ts";
-import { modelOf } from "../../server/entities/model.ts";
+import { modelOf } from "../../server/model/model.ts";
 import {
   COUNT_CAP,
   ESTIMATE_REUSE_MS,

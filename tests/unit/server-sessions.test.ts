@@ -1,8 +1,8 @@
-// The sessions a server instance trusts (server/http/auth.ts), over a stand-in database that counts
+// The sessions a server instance trusts (server/domain/session/auth.ts), over a stand-in database that counts
 // the token reads: one read per second of trust, one read for calls that come while it is under way,
 // a fresh read after a write, and never past the token's expiry.
 import { describe, expect, it } from "vitest";
-import { Sessions, SESSION_TRUST_MS } from "../../server/http/auth.ts";
+import { Sessions, SESSION_TRUST_MS } from "../../server/domain/session/auth.ts";
 import type { Queryable } from "../../server/db/db.ts";
 
 function standIn(expiresAt = Date.now() + 86_400_000) {

@@ -1,8 +1,8 @@
 // server/entities/engine.ts: toApi shows a row as the API does, through a function written once per entity
 // from its schema. The expectations are written out by hand from the schema below.
 import { describe, expect, it } from "vitest";
-import { toApi } from "../../server/entities/engine.ts";
-import { buildModel, modelOf } from "../../server/entities/model.ts";
+import { toApi } from "../../server/entities/answer.ts";
+import { buildModel, modelOf } from "../../server/model/model.ts";
 import { MASK } from "../../src/schema/constants.ts";
 import type { JsonSchemaEntity } from "../../src/schema/types.ts";
 

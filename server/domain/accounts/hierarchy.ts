@@ -4,14 +4,17 @@
 // accounts and roles on delete (nobody deletes themselves, the platform admin, or a role in use).
 import { RESET_PASSWORD } from "../../../src/schema/constants.ts";
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
-import { audit, derive, hashPassword, listRecords, toApi } from "../../entities/engine.ts";
-import { modelOf } from "../../entities/model.ts";
+import { derive, listRecords } from "../../entities/engine.ts";
+import { audit } from "../../entities/audit.ts";
+import { hashPassword } from "../../core/passwords.ts";
+import { toApi } from "../../entities/answer.ts";
+import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import type { Row } from "../../entities/repository.ts";
-import { revokeAll } from "../../http/auth.ts";
-import { HttpError, notFound } from "../../http/errors.ts";
+import { revokeAll } from "../session/auth.ts";
+import { HttpError, notFound } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
 import type { ManageUpAnswer } from "../../../src/generated/types.ts";
 

@@ -2,14 +2,14 @@
 // a superior the caller may see, with a role below the superior's: place.ts), and sign-in accounts
 // unique across agents and operators.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import type { Row } from "../../entities/repository.ts";
-import { revokeAll } from "../../http/auth.ts";
-import { badRequest, type FieldError } from "../../http/errors.ts";
-import { translate } from "../../http/i18n.ts";
+import { revokeAll } from "../session/auth.ts";
+import { badRequest, type FieldError } from "../../core/errors.ts";
+import { translate } from "../../core/i18n.ts";
 import { fieldError } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 import { hierarchyHandlers, protectAgents, protectOperators, protectRoles } from "./hierarchy.ts";

@@ -6,11 +6,11 @@
 // superior never change after creation (x-immutable), so the rule is checked when an agent is made;
 // agents made before it are left as they are (a recovered agent comes back as it was made).
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import type { Ctx } from "../../entities/context.ts";
 import type { Row } from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
-import type { FieldError } from "../../http/errors.ts";
+import type { FieldError } from "../../core/errors.ts";
 
 /** Whether a role of `level` ranks strictly below a role of `above` (a greater level number is lower). */
 export const ranksBelow = (level: number, above: number): boolean => level > above;

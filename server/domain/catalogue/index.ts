@@ -15,14 +15,15 @@
 // included); channel-machine-list the devices a plan lays out.
 import type { Queryable } from "../../db/db.ts";
 import { entityKeyBase, fieldLabelKey } from "../../../src/schema/keys.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import type { EntityHooks } from "../../entities/domain.ts";
-import { audit, listRecords } from "../../entities/engine.ts";
-import { modelOf } from "../../entities/model.ts";
+import { listRecords } from "../../entities/engine.ts";
+import { audit } from "../../entities/audit.ts";
+import { modelOf } from "../../model/model.ts";
 import { scopeClause, type ListQuery, type Row } from "../../entities/repository.ts";
-import { badRequest, HttpError, notFound } from "../../http/errors.ts";
-import { translate } from "../../http/i18n.ts";
+import { badRequest, HttpError, notFound } from "../../core/errors.ts";
+import { translate } from "../../core/i18n.ts";
 import { defineArea } from "../area.ts";
 
 /** What a goods copy takes from its original on every change (cate_id is mapped, cost_price is down_price). */

@@ -3,10 +3,11 @@
 //                     goods list's paging, sort and filters; the caller's own goods are left out.
 //   goods-sku-active  the enabled variants of one goods item (the route checked the caller sees it).
 //   goods-sku-coffee  what a made-to-order device offers: the enabled variants of its shelved lanes' goods.
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
-import { listRecords, toApi } from "../../entities/engine.ts";
-import { modelOf } from "../../entities/model.ts";
+import { listRecords } from "../../entities/engine.ts";
+import { toApi } from "../../entities/answer.ts";
+import { modelOf } from "../../model/model.ts";
 import { scopeClause } from "../../entities/repository.ts";
 import { defineArea } from "../area.ts";
 

@@ -10,7 +10,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
-import { ROOT } from "../../root.ts";
+import { ROOT } from "../../core/root.ts";
 import { issueSerial, keyFingerprint, publicKeys } from "./serial.ts";
 import { VENDOR_PUBLIC_KEYS } from "./vendor-key.ts";
 

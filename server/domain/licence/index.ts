@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { Db, Queryable } from "../../db/db.ts";
 import { sqlOf } from "../../entities/context.ts";
-import { badRequest, HttpError } from "../../http/errors.ts";
+import { badRequest, HttpError } from "../../core/errors.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 import { issueSerial, keyFingerprint, publicKeys, readSerial, type LicenceKeys, type Serial } from "./serial.ts";

@@ -3,13 +3,14 @@
 // device code keeps everything, a replacement is recorded); initialising a device. Each locks the
 // devices it changes (in the caller's scope) first, so two bindings of one device never interleave.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
-import { audit, detail } from "../../entities/engine.ts";
-import { modelOf } from "../../entities/model.ts";
+import { detail } from "../../entities/engine.ts";
+import { audit } from "../../entities/audit.ts";
+import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
-import { badRequest, HttpError, notFound } from "../../http/errors.ts";
+import { badRequest, HttpError, notFound } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
 
 export interface LockedMachine {

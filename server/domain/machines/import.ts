@@ -10,13 +10,13 @@
 // twice creates its devices once.
 import ExcelJS from "exceljs";
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { inTransaction, scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import { scopeClause } from "../../entities/repository.ts";
 import { validationErrors, validatorFor } from "../../entities/validation.ts";
-import { badRequest, HttpError } from "../../http/errors.ts";
-import { LANGUAGES, translate, type Language } from "../../http/i18n.ts";
+import { badRequest, HttpError } from "../../core/errors.ts";
+import { LANGUAGES, translate, type Language } from "../../core/i18n.ts";
 import * as engine from "../../entities/engine.ts";
 import type { FileIntake, FileIntakes, Handlers } from "../area.ts";
 import { readSheet, SheetError, type SheetLimits } from "../../entities/sheet-read.ts";

@@ -6,7 +6,7 @@
 import { businessDay } from "../../db/rollups.ts";
 import { sqlOf } from "../../entities/context.ts";
 import { detail, listRecords } from "../../entities/engine.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import { defineArea } from "../area.ts";
 import { bindingHandlers } from "./binding.ts";
 import { importFiles, importHandlers } from "./import.ts";

@@ -10,14 +10,14 @@
 //     which its own relation check has taken) before the shares are summed, so concurrent binds to one
 //     device are taken one at a time and each sees the shares committed before it.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
-import { audit } from "../../entities/engine.ts";
+import { q } from "../../core/sql.ts";
+import { audit } from "../../entities/audit.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import type { EntityHooks } from "../../entities/domain.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import { scopeClause, type Row } from "../../entities/repository.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
-import { translate } from "../../http/i18n.ts";
+import { badRequest, notFound } from "../../core/errors.ts";
+import { translate } from "../../core/i18n.ts";
 import { paramError } from "../../entities/validation.ts";
 import type { Handlers } from "../area.ts";
 

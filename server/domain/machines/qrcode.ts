@@ -6,11 +6,11 @@ import type { FastifyRequest } from "fastify";
 import { zipSync } from "fflate";
 import QRCode from "qrcode";
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import { scopeClause } from "../../entities/repository.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
 
 /** The address a device's QR code holds. */

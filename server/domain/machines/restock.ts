@@ -2,12 +2,12 @@
 // the rule is in the statement that loads it, so however many restocks of one lane arrive at once, none
 // overfills it. The goods' stock goes down by what was loaded, never below 0, in the same transaction;
 // each load is recorded. A restock never changes a lane's capacity or goods.
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
-import { badRequest, notFound, type FieldError } from "../../http/errors.ts";
+import { badRequest, notFound, type FieldError } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
 
 interface Lane {

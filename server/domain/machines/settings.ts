@@ -3,15 +3,17 @@
 // that have it (KINDS); any other kind is refused with 409 naming the kinds it applies to. The setting
 // fields are read-only in machine.json, so these calls are the only way to change them.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
-import { audit, derive, toApi } from "../../entities/engine.ts";
+import { q } from "../../core/sql.ts";
+import { derive } from "../../entities/engine.ts";
+import { audit } from "../../entities/audit.ts";
+import { toApi } from "../../entities/answer.ts";
 import { scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
 import type { EntityHooks } from "../../entities/domain.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import type { Row } from "../../entities/repository.ts";
-import { forbidden, HttpError, notFound } from "../../http/errors.ts";
-import { translate } from "../../http/i18n.ts";
+import { forbidden, HttpError, notFound } from "../../core/errors.ts";
+import { translate } from "../../core/i18n.ts";
 import type { Handlers } from "../area.ts";
 
 type Kind = "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";

@@ -3,11 +3,11 @@
 // lapses) or deducts it in full. Review takes one delivery or a batch, all or nothing, and never one of the
 // reviewer's own agent (the platform admin reviews any), as for withdrawals.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import { scopeClause } from "../../entities/repository.ts";
-import { HttpError, badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
+import { HttpError, badRequest, conflict, forbidden, notFound } from "../../core/errors.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { post, type Movement } from "./ledger.ts";
 import { unreviewableAgent } from "./withdrawals.ts";

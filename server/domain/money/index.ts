@@ -2,14 +2,16 @@
 // delivery reviews, profit settings and the profit lists. Every movement goes through the ledger
 // (ledger.ts) in the transaction of its cause; every rule on an amount is part of the SQL statement
 // that changes it, so concurrent clicks cannot pass it twice.
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
-import { audit, listRecords, runTransition, toApi } from "../../entities/engine.ts";
-import { modelOf } from "../../entities/model.ts";
+import { listRecords, runTransition } from "../../entities/engine.ts";
+import { audit } from "../../entities/audit.ts";
+import { toApi } from "../../entities/answer.ts";
+import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import type { Row } from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
-import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, notFound } from "../../core/errors.ts";
 import { defineArea } from "../area.ts";
 import { reviewDeliveries } from "./deliveries.ts";
 import { recordRefunds } from "./orders.ts";

@@ -4,8 +4,8 @@
 // withdrawals awaiting payout, deliveries awaiting review) and total revenue. No figure goes below zero:
 // the update that would take it there matches no row, and the whole posting is refused.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
-import { HttpError } from "../../http/errors.ts";
+import { q } from "../../core/sql.ts";
+import { HttpError } from "../../core/errors.ts";
 import type { PaymentRecord } from "../../../src/generated/types.ts";
 
 /** The entry kinds: payment_record's `kind` enum in its schema, the one source. */

@@ -10,7 +10,7 @@
 // credits nothing. The owner is credited the order less the shares credited to others. Settings are made
 // by a superior who sees both the agent and the page (profit.ts), so shares stay inside one subtree.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { post, type Movement } from "./ledger.ts";
 
 /** Pay states of an order whose money was received (refunds included). */

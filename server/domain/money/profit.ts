@@ -2,12 +2,12 @@
 // how a payment uses them). Set by the agent's superiors, or the admin, for the pages they see; every
 // selected page needs its percentage or amount, and a fixed share may not exceed the page's maximum
 // profit or the agent's per-order limit.
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
-import { badRequest, notFound, type FieldError } from "../../http/errors.ts";
+import { badRequest, notFound, type FieldError } from "../../core/errors.ts";
 
 export interface ProfitSettingInput {
   page_id: number;

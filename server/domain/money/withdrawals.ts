@@ -2,11 +2,11 @@
 // refusing returns it; confirming the payout pays out the amount less the fee (both recorded). Each is
 // the side effect of its state change, in its transaction, so it happens exactly once.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import type { Ctx } from "../../entities/context.ts";
 import type { TransitionEffect } from "../../entities/domain.ts";
 import type { Row } from "../../entities/repository.ts";
-import { forbidden } from "../../http/errors.ts";
+import { forbidden } from "../../core/errors.ts";
 import { post } from "./ledger.ts";
 
 export interface WithdrawalRequest {

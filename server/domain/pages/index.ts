@@ -9,14 +9,15 @@
 import type { ApplicationChargeGetAnswer } from "../../../src/generated/types.ts";
 import { enumKey, entityKeyBase } from "../../../src/schema/keys.ts";
 import { MODULE_TYPES, ONCE_PER_PAGE } from "../../../src/schema/page-layout.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
 import type { EntityHooks, TransitionEffect } from "../../entities/domain.ts";
-import { audit, detail } from "../../entities/engine.ts";
-import { modelOf } from "../../entities/model.ts";
+import { detail } from "../../entities/engine.ts";
+import { audit } from "../../entities/audit.ts";
+import { modelOf } from "../../model/model.ts";
 import { scopeClause } from "../../entities/repository.ts";
-import { badRequest, HttpError, notFound } from "../../http/errors.ts";
-import { translate } from "../../http/i18n.ts";
+import { badRequest, HttpError, notFound } from "../../core/errors.ts";
+import { translate } from "../../core/i18n.ts";
 import { defineArea } from "../area.ts";
 
 interface LayoutModule {

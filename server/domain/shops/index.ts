@@ -8,13 +8,14 @@
 //   service-list-not     the work orders not dealt with yet: the home to-do's "pending work orders".
 //   service-setting-type the work-order types with their names and how many enabled entries each has.
 import { entityKeyBase, enumKey } from "../../../src/schema/keys.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { scopeClause, type ListQuery } from "../../entities/repository.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
-import { audit, listRecords } from "../../entities/engine.ts";
-import { modelOf } from "../../entities/model.ts";
-import { HttpError } from "../../http/errors.ts";
-import { translate } from "../../http/i18n.ts";
+import { listRecords } from "../../entities/engine.ts";
+import { audit } from "../../entities/audit.ts";
+import { modelOf } from "../../model/model.ts";
+import { HttpError } from "../../core/errors.ts";
+import { translate } from "../../core/i18n.ts";
 import { defineArea } from "../area.ts";
 
 const batchNames = (prefix: string, count: number, start: number): string[] =>

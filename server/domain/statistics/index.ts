@@ -7,9 +7,9 @@
 //   revenue    the ledger's revenue entries on the day (income less refunds and reversals, deliveries)
 // Days and periods are business days (server/db/rollups.ts). Counts and sums come from the daily
 // roll-ups, kept exact by triggers, so no call reads the orders themselves.
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { readRelation } from "../../db/live.ts";
-import { modelOf } from "../../entities/model.ts";
+import { modelOf } from "../../model/model.ts";
 import { businessDay } from "../../db/rollups.ts";
 import { can, scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
 import { scopeClause } from "../../entities/repository.ts";

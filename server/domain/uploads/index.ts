@@ -15,13 +15,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { JsonSchemaNode, XUpload } from "../../../src/schema/types.ts";
 import type { Db, Queryable } from "../../db/db.ts";
-import { q } from "../../db/migrate.ts";
+import { q } from "../../core/sql.ts";
 import { can, sqlOf, type Ctx, type Principal } from "../../entities/context.ts";
-import { models, modelOf, resolveNode, type EntityModel } from "../../entities/model.ts";
-import type { FileLimit, ReceivedFile } from "../../http/intake.ts";
-import { badRequest, forbidden, HttpError } from "../../http/errors.ts";
-import { languageOf, translate, type Language } from "../../http/i18n.ts";
-import { defineArea, type Area } from "../area.ts";
+import { models, modelOf, resolveNode, type EntityModel } from "../../model/model.ts";
+import { badRequest, forbidden, HttpError } from "../../core/errors.ts";
+import { languageOf, translate, type Language } from "../../core/i18n.ts";
+import { defineArea, type Area, type FileLimit, type ReceivedFile } from "../area.ts";
 import {
   daysLeft,
   describeCertificate,

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 import { LANGUAGES, type Language } from "../../src/schema/constants.ts";
-import { ROOT } from "../root.ts";
+import { ROOT } from "./root.ts";
 
 export { LANGUAGES, type Language };
 

@@ -8,23 +8,23 @@ import fastifyStatic from "@fastify/static";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Db } from "../db/db.ts";
-import { requirePermission, type Ctx, type Principal } from "../entities/context.ts";
-import type { Domain } from "../entities/domain.ts";
-import { forgetLargeResults } from "../entities/repository.ts";
-import type { Area } from "../domain/area.ts";
-import { domainAreas } from "../domain/index.ts";
-import { MAX_UPLOAD_BYTES } from "../domain/uploads/index.ts";
-import { Sessions } from "./auth.ts";
-import { Gate, Turn } from "./gate.ts";
-import { badRequest, HttpError } from "./errors.ts";
-import { badTextIn, jsonDepth, MAX_JSON_DEPTH } from "./input.ts";
-import { fieldMessage } from "../entities/validation.ts";
-import { languageOf, translate } from "./i18n.ts";
-import { registerRoutes, urlOf } from "./routes.ts";
-import { sweepIncoming } from "./intake.ts";
-import { operationSchemas } from "../../src/generated/operations.ts";
-import { assertLicensed, licenceKeysOf, UNLICENSED_CALLS, type LicenceKeys } from "../domain/licence/index.ts";
+import type { Db } from "./db/db.ts";
+import { requirePermission, type Ctx, type Principal } from "./entities/context.ts";
+import type { Domain } from "./entities/domain.ts";
+import { forgetLargeResults } from "./entities/repository.ts";
+import type { Area } from "./domain/area.ts";
+import { domainAreas } from "./domain/index.ts";
+import { MAX_UPLOAD_BYTES } from "./domain/uploads/index.ts";
+import { Sessions } from "./domain/session/auth.ts";
+import { Gate, Turn } from "./core/gate.ts";
+import { badRequest, HttpError } from "./core/errors.ts";
+import { badTextIn, jsonDepth, MAX_JSON_DEPTH } from "./http/input.ts";
+import { fieldMessage } from "./entities/validation.ts";
+import { languageOf, translate } from "./core/i18n.ts";
+import { registerRoutes, urlOf } from "./http/routes.ts";
+import { sweepIncoming } from "./http/intake.ts";
+import { operationSchemas } from "../src/generated/operations.ts";
+import { assertLicensed, licenceKeysOf, UNLICENSED_CALLS, type LicenceKeys } from "./domain/licence/index.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -33,7 +33,7 @@ declare module "fastify" {
   interface FastifyInstance {
     /** Every API route the app serves ("GET /merchant/goods-list"), for the checks against the declarations. */
     servedCalls: string[];
-    /** The sessions this instance trusts for a second (server/http/auth.ts). */
+    /** The sessions this instance trusts for a second (server/domain/session/auth.ts). */
     sessions: Sessions;
   }
 }

@@ -2,12 +2,12 @@
 // revoked on logout and on password change; failed sign-ins throttled per account and address and per
 // address in the database, so every instance sharing it sees the same counts.
 import { createHash, randomBytes } from "node:crypto";
-import type { Db, Queryable } from "../db/db.ts";
-import { q } from "../db/migrate.ts";
-import { permissionKeys } from "../../src/generated/schemas.ts";
-import type { Principal } from "../entities/context.ts";
-import { hashPassword, verifyPassword } from "../entities/engine.ts";
-import { HttpError, unauthorized } from "./errors.ts";
+import type { Db, Queryable } from "../../db/db.ts";
+import { q } from "../../core/sql.ts";
+import { permissionKeys } from "../../../src/generated/schemas.ts";
+import type { Principal } from "../../entities/context.ts";
+import { hashPassword, verifyPassword } from "../../core/passwords.ts";
+import { HttpError, unauthorized } from "../../core/errors.ts";
 
 export const TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
