@@ -135,65 +135,54 @@ const UNLICENSED = new Set(
  * asking for a chunk of an older build must see it fail, so the console can offer a retry). */
 const FILES = /^\/(uploads|assets)(\/|$)/;
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const areas = options.areas ?? domainAreas({ uploadDir: options.uploadDir });
-  const domain = domainOf(areas);
-  const timeouts = { ...TIMEOUTS, ...options.timeouts };
-  // The language each connection last asked for, for the 408 that Node answers outside any request.
-  const socketLanguage = new WeakMap<Socket, string | undefined>();
-  const app = Fastify({
-    logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
-    bodyLimit: 2 * 1024 * 1024,
-    // Node checks the request timeout every connectionsCheckingInterval (30 s by default): check often
-    // enough that a slow client is answered close to its limit.
-    serverFactory: (handler) => {
-      const server: Server = createServer(
-        {
-          requestTimeout: timeouts.request,
-          headersTimeout: Math.min(timeouts.headers, timeouts.request),
-          connectionsCheckingInterval: Math.max(50, Math.min(1000, timeouts.request / 4)),
-        },
-        handler,
+/** Node's HTTP server with the request, header and idle timeouts. */
+function serverWith(timeouts: typeof TIMEOUTS) {
+  return (handler: Parameters<typeof createServer>[1]): Server => {
+    const server: Server = createServer(
+      {
+        requestTimeout: timeouts.request,
+        headersTimeout: Math.min(timeouts.headers, timeouts.request),
+        // Node checks the request timeout every connectionsCheckingInterval (30 s by default): check often
+        // enough that a slow client is answered close to its limit.
+        connectionsCheckingInterval: Math.max(50, Math.min(1000, timeouts.request / 4)),
+      },
+      handler,
+    );
+    server.setTimeout(timeouts.idle);
+    return server;
+  };
+}
+
+/**
+ * Errors Node meets before a request exists (too slow, headers too large, not HTTP): Fastify's own
+ * answers, in the envelope, in the language the connection last asked for. A response already under way
+ * is not written into.
+ */
+function clientErrorsIn(socketLanguage: WeakMap<Socket, string | undefined>) {
+  return (error: Error, socket: Socket): void => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ECONNRESET" || socket.destroyed) return;
+    const [status, reason, key] =
+      code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "errors:requestTimeout"]
+        : code === "HPE_HEADER_OVERFLOW"
+          ? [431, "Request Header Fields Too Large", "errors:badQuery"]
+          : [400, "Bad Request", "errors:badQuery"];
+    const lng = languageOf(socketLanguage.get(socket));
+    const body = JSON.stringify({ code: status, message: translate(lng, key), data: null });
+    // Node keeps the response in progress on the socket (a keep-alive socket may have answered before).
+    const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !inProgress?.headersSent)
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n` +
+          `cache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
-      server.setTimeout(timeouts.idle);
-      return server;
-    },
-    // Errors Node meets before a request exists (too slow, headers too large, not HTTP): Fastify's own
-    // answers, in the envelope. A response already under way is not written into.
-    clientErrorHandler: (error, socket) => {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ECONNRESET" || socket.destroyed) return;
-      const [status, reason, key] =
-        code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? [408, "Request Timeout", "errors:requestTimeout"]
-          : code === "HPE_HEADER_OVERFLOW"
-            ? [431, "Request Header Fields Too Large", "errors:badQuery"]
-            : [400, "Bad Request", "errors:badQuery"];
-      const lng = languageOf(socketLanguage.get(socket));
-      const body = JSON.stringify({ code: status, message: translate(lng, key), data: null });
-      // Node keeps the response in progress on the socket (a keep-alive socket may have answered before).
-      const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-      if (socket.writable && !inProgress?.headersSent)
-        socket.write(
-          `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\n` +
-            `cache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-        );
-      socket.destroy(error);
-    },
-  });
-  const { db } = options;
-  const served: string[] = [];
-  app.decorate("servedCalls", served);
-  const sessions = new Sessions(db, options.sessions);
-  const gate = db.kind === "pglite" ? new Gate(options.atWork ?? PGLITE_AT_WORK) : undefined;
-  app.decorate("sessions", sessions);
-  app.decorate("licenceKeys", licenceKeysOf(options.licenceKeys));
-  app.addHook("onRoute", (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (API.test(route.url)) for (const method of methods) if (method !== "HEAD") served.push(`${method} ${route.url}`);
-  });
-  // SPEC §7 clients send a JSON content type on every request, DELETEs without a body included.
+    socket.destroy(error);
+  };
+}
+
+/** SPEC §7 clients send a JSON content type on every request, DELETEs without a body included. */
+function parseJsonBounded(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error"); // with its prototype-poisoning guards
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
@@ -203,10 +192,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return done(new HttpError(400, "tooDeep", { limit: MAX_JSON_DEPTH }), undefined);
     parseJson(request, body as string, done);
   });
-  const serveConsole = options.consoleDir !== undefined && existsSync(options.consoleDir);
+}
 
-  // Who may call is a fact of the matched route (its config), never of the URL's text: a declared call
-  // without "public" needs a valid token, whatever way its address was written.
+/**
+ * Who may call is a fact of the matched route (its config), never of the URL's text: a declared call
+ * without "public" needs a valid token, whatever way its address was written. Then the licence, and on
+ * PGlite the call's turn at the database.
+ */
+function authenticateCalls(
+  app: FastifyInstance,
+  db: Db,
+  domain: Domain,
+  gate: Gate | undefined,
+  socketLanguage: WeakMap<Socket, string | undefined>,
+): void {
   app.addHook("onRequest", async (request, reply) => {
     socketLanguage.set(request.raw.socket, request.headers.locale as string | undefined);
     const lng = languageOf(request.headers.locale);
@@ -220,42 +219,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.raw.once("close", () => turn.end());
     if (access === "public") request.ctx = { db, lng, principal: ANONYMOUS, domain, turn };
     else {
-      const { principal, tokenHash } = await sessions.authenticate(request.headers.authorization);
+      const { principal, tokenHash } = await app.sessions.authenticate(request.headers.authorization);
       request.ctx = { db, lng, principal, tokenHash, domain, turn };
       if (access !== "signed-in") requirePermission(request.ctx, access);
     }
     // Who the caller is comes first (a stranger learns nothing of the licence), then the licence.
     if (!UNLICENSED.has(request.routeOptions.url!)) await assertLicensed(db, app.licenceKeys);
-  });
-
-  // Headers: no API answer (records, exports, errors) is kept by a browser or a proxy; the console's
-  // page gets its Content-Security-Policy and may not be framed.
-  app.addHook("onSend", async (request, reply, payload) => {
-    // A write may have signed someone out or changed an account or a role: this instance reads every
-    // session again, and counts every list's total again, and the client hears of its write only after that.
-    // Only a signed-in call's write that succeeded does so: a stranger's requests, 404s and refusals
-    // change nothing, and must not make the instance read everything again.
-    if (
-      request.method !== "GET" &&
-      request.method !== "HEAD" &&
-      reply.statusCode < 400 &&
-      request.ctx?.tokenHash !== undefined
-    ) {
-      sessions.forget();
-      forgetLargeResults(db);
-    }
-    reply.header("x-content-type-options", "nosniff");
-    if (request.routeOptions.config?.access !== undefined || API.test(request.url))
-      reply.header("cache-control", "no-store");
-    else if (
-      !FILES.test(request.url) &&
-      !reply.hasHeader("content-security-policy") &&
-      String(reply.getHeader("content-type") ?? "").startsWith("text/html")
-    ) {
-      reply.header("content-security-policy", CONSOLE_CSP);
-      reply.header("x-frame-options", "DENY");
-    }
-    return payload;
   });
 
   // On PGlite an API call waits its turn once its body has arrived (a slow sender holds no turn), and
@@ -276,7 +245,45 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const bad = badTextIn(request.query, []) ?? badTextIn(request.body, []);
     if (bad !== undefined) throw badRequest([fieldMessage(bad, "badText", lng, { field: bad || "-" })]);
   });
+}
 
+/**
+ * Headers: no API answer (records, exports, errors) is kept by a browser or a proxy; the console's page
+ * gets its Content-Security-Policy and may not be framed. And what an answered write makes this instance
+ * read again.
+ */
+function answerHeaders(app: FastifyInstance, db: Db): void {
+  app.addHook("onSend", async (request, reply, payload) => {
+    // A write may have signed someone out or changed an account or a role: this instance reads every
+    // session again, and counts every list's total again, and the client hears of its write only after that.
+    // Only a signed-in call's write that succeeded does so: a stranger's requests, 404s and refusals
+    // change nothing, and must not make the instance read everything again.
+    if (
+      request.method !== "GET" &&
+      request.method !== "HEAD" &&
+      reply.statusCode < 400 &&
+      request.ctx?.tokenHash !== undefined
+    ) {
+      app.sessions.forget();
+      forgetLargeResults(db);
+    }
+    reply.header("x-content-type-options", "nosniff");
+    if (request.routeOptions.config?.access !== undefined || API.test(request.url))
+      reply.header("cache-control", "no-store");
+    else if (
+      !FILES.test(request.url) &&
+      !reply.hasHeader("content-security-policy") &&
+      String(reply.getHeader("content-type") ?? "").startsWith("text/html")
+    ) {
+      reply.header("content-security-policy", CONSOLE_CSP);
+      reply.header("x-frame-options", "DENY");
+    }
+    return payload;
+  });
+}
+
+/** The one error handler and the one envelope; unknown addresses a 404, or the console's page. */
+function answerErrors(app: FastifyInstance, serveConsole: boolean): void {
   app.setErrorHandler((error, request, reply) => {
     const lng = request.ctx?.lng ?? languageOf(request.headers.locale);
     if (error instanceof HttpError) {
@@ -303,6 +310,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     return reply.sendFile("index.html");
   });
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const areas = options.areas ?? domainAreas({ uploadDir: options.uploadDir });
+  const { db } = options;
+  // The language each connection last asked for, for the 408 that Node answers outside any request.
+  const socketLanguage = new WeakMap<Socket, string | undefined>();
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: 2 * 1024 * 1024,
+    serverFactory: serverWith({ ...TIMEOUTS, ...options.timeouts }),
+    clientErrorHandler: clientErrorsIn(socketLanguage),
+  });
+  const served: string[] = [];
+  app.decorate("servedCalls", served);
+  app.decorate("sessions", new Sessions(db, options.sessions));
+  app.decorate("licenceKeys", licenceKeysOf(options.licenceKeys));
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (API.test(route.url)) for (const method of methods) if (method !== "HEAD") served.push(`${method} ${route.url}`);
+  });
+  parseJsonBounded(app);
+  const gate = db.kind === "pglite" ? new Gate(options.atWork ?? PGLITE_AT_WORK) : undefined;
+  authenticateCalls(app, db, domainOf(areas), gate, socketLanguage);
+  answerHeaders(app, db);
+  const serveConsole = options.consoleDir !== undefined && existsSync(options.consoleDir);
+  answerErrors(app, serveConsole);
 
   // Uploads arrive beside the stored files (one file system: a kept file is moved, not copied).
   const incomingDir = options.uploadDir

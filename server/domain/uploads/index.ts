@@ -164,7 +164,7 @@ const UPLOAD_REF = /(?:\/uploads\/|private:)([a-z0-9_]+\/\d{4}-\d{2}\/[0-9a-f]{1
  */
 export async function sweepUploads(
   db: Db,
-  dirs: { publicDir: string; privateDir: string },
+  dirs: Dirs,
   olderThanHours = SWEEP.olderThanHours,
 ): Promise<string[]> {
   // Room set aside for an upload that never ended (a server stopped mid-upload) is given back after an hour.
@@ -387,6 +387,104 @@ function missingUpload(request: FastifyRequest, reply: FastifyReply) {
  * private/. Without an uploadDir (tests, in-memory database) both live in a fresh temporary folder,
  * removed when the app closes.
  */
+/** Where stored files live: public ones (served at /uploads/) and private ones (never served). */
+interface Dirs {
+  publicDir: string;
+  privateDir: string;
+}
+
+/** Stores one arrived file for an entity's field (intake: the caller, the field and the size checked). */
+async function store(dirs: Dirs, ctx: Ctx, file: ReceivedFile | undefined, entity: string, field: string) {
+  const { model, upload } = uploadTarget(ctx, entity, field);
+  if (!file) throw uploadError(ctx.lng, "file", "uploadMissing");
+  const type = await detect(file, upload);
+  if (!type || !upload.accept.includes(type.mime)) {
+    const accept = [...new Set(upload.accept.map((mime) => typeLabel(mime, upload)))].join(", ");
+    throw uploadError(ctx.lng, "file", "uploadFormat", { accept });
+  }
+  // A certificate field takes only its own kind of file (a key where a key belongs), read from its bytes.
+  const format = model.schema.properties[field]?.["x-certificate"];
+  const certificate = format ? await certificateOf(ctx, await readFile(file.path), format) : undefined;
+  const month = new Date().toISOString().slice(0, 7);
+  const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
+  const root = isPrivate(upload) ? dirs.privateDir : dirs.publicDir;
+  await recordUpload(sqlOf(ctx), file.reserved, path, file.size);
+  await mkdir(join(root, model.name, month), { recursive: true });
+  await keep(file.path, join(root, path));
+  const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
+  const days_left = certificate?.valid_to ? daysLeft(certificate.valid_to) : null;
+  return {
+    url,
+    size: file.size,
+    mime: type.mime,
+    ...(certificate ? { certificate: { ...certificate, days_left } } : {}),
+  };
+}
+
+/**
+ * Before a byte is read: the caller may write the entity, the field takes files, and the branch's quota
+ * has room for what the request announces (set aside now, given back when the call is over unless the
+ * file was stored).
+ */
+const intake = (entity: (input: { entity?: string }) => string) => ({
+  async limit(ctx: Ctx, input: { entity?: string; field: string }, request: FastifyRequest): Promise<FileLimit> {
+    const { upload } = uploadTarget(ctx, entity(input), input.field);
+    // The whole body's length bounds the file's (a chunked body announces none).
+    const length = Number(request.headers["content-length"]);
+    const announced = Number.isSafeInteger(length) && length > 0;
+    const wanted = announced ? Math.min(length, upload.maxBytes) : upload.maxBytes;
+    const { path, bytes } = await reserve(ctx.db, ctx.principal, wanted, announced, isPrivate(upload));
+    return {
+      bytes,
+      reserved: path,
+      // Past the room set aside: the field's cap, or (a chunked body) what was left of the quota.
+      tooLarge: () =>
+        bytes < upload.maxBytes && !announced
+          ? quotaFull()
+          : uploadError(ctx.lng, "file", "uploadSize", { limit: sizeText(upload.maxBytes) }),
+      release: async () => void (await ctx.db.query(`delete from sys_upload where path = $1`, [path])),
+    };
+  },
+});
+
+/** What each stored payment certificate holds, and how many days it has left (pay-setting-certificates). */
+async function storedCertificates(ctx: Ctx, privateDir: string) {
+  const model = modelOf("payment_setting");
+  const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(`select * from ${q(model.table)} limit 1`);
+  const row = rows[0] ?? {};
+  const passwords = typeof row.social_wallet_mch_id === "string" ? [row.social_wallet_mch_id] : [];
+  const answer = [];
+  for (const [field, node] of Object.entries(model.schema.properties)) {
+    const format = node["x-certificate"];
+    if (!format) continue;
+    const stored = typeof row[field] === "string" ? (row[field] as string) : "";
+    const path = stored.startsWith("private:") ? [...stored.matchAll(UPLOAD_REF)][0]?.[1] : undefined;
+    let info: CertificateInfo | null = null;
+    let problem: "ok" | "missing" | "unreadable" = stored ? "ok" : "missing";
+    if (stored && !path) problem = "unreadable";
+    if (path) {
+      const data = await readFile(join(privateDir, path)).catch(() => undefined);
+      if (!data) problem = "unreadable";
+      else {
+        try {
+          info = describeCertificate(data, format, passwords);
+        } catch {
+          problem = "unreadable";
+        }
+      }
+    }
+    answer.push({
+      field,
+      format,
+      set: stored !== "",
+      problem,
+      info,
+      days_left: info?.valid_to ? daysLeft(info.valid_to) : null,
+    });
+  }
+  return answer;
+}
+
 export function uploads(uploadDir?: string): Area {
   let publicDir = uploadDir;
   let temporary: string | undefined;
@@ -394,102 +492,9 @@ export function uploads(uploadDir?: string): Area {
     temporary = mkdtempSync(join(tmpdir(), "merchant-uploads-"));
     publicDir = join(temporary, "uploads");
   }
-  const publicRoot: string = publicDir;
-  const privateDir = join(dirname(publicRoot), "private");
-  mkdirSync(publicDir, { recursive: true });
-  mkdirSync(privateDir, { recursive: true });
-
-  /** Stores one arrived file for an entity's field (intake: the caller, the field and the size checked). */
-  async function store(ctx: Ctx, file: ReceivedFile | undefined, entity: string, field: string) {
-    const { model, upload } = uploadTarget(ctx, entity, field);
-    if (!file) throw uploadError(ctx.lng, "file", "uploadMissing");
-    const type = await detect(file, upload);
-    if (!type || !upload.accept.includes(type.mime)) {
-      const accept = [...new Set(upload.accept.map((mime) => typeLabel(mime, upload)))].join(", ");
-      throw uploadError(ctx.lng, "file", "uploadFormat", { accept });
-    }
-    // A certificate field takes only its own kind of file (a key where a key belongs), read from its bytes.
-    const format = model.schema.properties[field]?.["x-certificate"];
-    const certificate = format ? await certificateOf(ctx, await readFile(file.path), format) : undefined;
-    const month = new Date().toISOString().slice(0, 7);
-    const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
-    const root = isPrivate(upload) ? privateDir : publicRoot;
-    await recordUpload(sqlOf(ctx), file.reserved, path, file.size);
-    await mkdir(join(root, model.name, month), { recursive: true });
-    await keep(file.path, join(root, path));
-    const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
-    const days_left = certificate?.valid_to ? daysLeft(certificate.valid_to) : null;
-    return {
-      url,
-      size: file.size,
-      mime: type.mime,
-      ...(certificate ? { certificate: { ...certificate, days_left } } : {}),
-    };
-  }
-
-  /**
-   * Before a byte is read: the caller may write the entity, the field takes files, and the branch's quota
-   * has room for what the request announces (set aside now, given back when the call is over unless the
-   * file was stored).
-   */
-  const intake = (entity: (input: { entity?: string }) => string) => ({
-    async limit(ctx: Ctx, input: { entity?: string; field: string }, request: FastifyRequest): Promise<FileLimit> {
-      const { upload } = uploadTarget(ctx, entity(input), input.field);
-      // The whole body's length bounds the file's (a chunked body announces none).
-      const length = Number(request.headers["content-length"]);
-      const announced = Number.isSafeInteger(length) && length > 0;
-      const wanted = announced ? Math.min(length, upload.maxBytes) : upload.maxBytes;
-      const { path, bytes } = await reserve(ctx.db, ctx.principal, wanted, announced, isPrivate(upload));
-      return {
-        bytes,
-        reserved: path,
-        // Past the room set aside: the field's cap, or (a chunked body) what was left of the quota.
-        tooLarge: () =>
-          bytes < upload.maxBytes && !announced
-            ? quotaFull()
-            : uploadError(ctx.lng, "file", "uploadSize", { limit: sizeText(upload.maxBytes) }),
-        release: async () => void (await ctx.db.query(`delete from sys_upload where path = $1`, [path])),
-      };
-    },
-  });
-
-  /** What each stored payment certificate holds, and how many days it has left (pay-setting-certificates). */
-  async function storedCertificates(ctx: Ctx) {
-    const model = modelOf("payment_setting");
-    const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(`select * from ${q(model.table)} limit 1`);
-    const row = rows[0] ?? {};
-    const passwords = typeof row.social_wallet_mch_id === "string" ? [row.social_wallet_mch_id] : [];
-    const answer = [];
-    for (const [field, node] of Object.entries(model.schema.properties)) {
-      const format = node["x-certificate"];
-      if (!format) continue;
-      const stored = typeof row[field] === "string" ? (row[field] as string) : "";
-      const path = stored.startsWith("private:") ? [...stored.matchAll(UPLOAD_REF)][0]?.[1] : undefined;
-      let info: CertificateInfo | null = null;
-      let problem: "ok" | "missing" | "unreadable" = stored ? "ok" : "missing";
-      if (stored && !path) problem = "unreadable";
-      if (path) {
-        const data = await readFile(join(privateDir, path)).catch(() => undefined);
-        if (!data) problem = "unreadable";
-        else {
-          try {
-            info = describeCertificate(data, format, passwords);
-          } catch {
-            problem = "unreadable";
-          }
-        }
-      }
-      answer.push({
-        field,
-        format,
-        set: stored !== "",
-        problem,
-        info,
-        days_left: info?.valid_to ? daysLeft(info.valid_to) : null,
-      });
-    }
-    return answer;
-  }
+  const dirs: Dirs = { publicDir, privateDir: join(dirname(publicDir), "private") };
+  mkdirSync(dirs.publicDir, { recursive: true });
+  mkdirSync(dirs.privateDir, { recursive: true });
 
   return defineArea({
     name: "uploads",
@@ -498,13 +503,12 @@ export function uploads(uploadDir?: string): Area {
       "goods-image": intake(() => "goods"),
     },
     handlers: {
-      upload: ({ ctx, input, file }) => store(ctx, file, input.entity, input.field),
+      upload: ({ ctx, input, file }) => store(dirs, ctx, file, input.entity, input.field),
       // The goods screens' own upload: the same rules, for goods' image fields only.
-      "goods-image": ({ ctx, input, file }) => store(ctx, file, "goods", input.field),
-      "pay-setting-certificates": ({ ctx }) => storedCertificates(ctx),
+      "goods-image": ({ ctx, input, file }) => store(dirs, ctx, file, "goods", input.field),
+      "pay-setting-certificates": ({ ctx }) => storedCertificates(ctx, dirs.privateDir),
     },
     setup(app: FastifyInstance, db: Db) {
-      const dirs = { publicDir: publicDir!, privateDir };
       const sweep = () =>
         void sweepUploads(db, dirs).catch((error: unknown) => app.log.error(error, "sweeping uploads"));
       app.decorate("sweepUploads", () => sweepUploads(db, dirs));
