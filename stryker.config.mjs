@@ -6,7 +6,11 @@ export default {
   vitest: { configFile: "vitest.mutation.config.ts", related: false },
   plugins: ["@stryker-mutator/vitest-runner"],
   // The ledger, the caller's scope, and the SQL conditions that apply it to every statement.
-  mutate: ["server/domain/money/ledger.ts", "server/entities/context.ts:51-55", "server/entities/repository.ts:138-172"],
+  mutate: [
+    "server/domain/money/ledger.ts",
+    "server/entities/context.ts:51-55",
+    "server/entities/repository.ts:138-172",
+  ],
   coverageAnalysis: "perTest",
   // Mutants of module-level code (the ledger's DIRECTION table, escapeLike: 13) take effect at import,
   // before any test, so each would need every test file run again; they are left out of the figure

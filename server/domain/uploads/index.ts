@@ -162,11 +162,7 @@ const UPLOAD_REF = /(?:\/uploads\/|private:)([a-z0-9_]+\/\d{4}-\d{2}\/[0-9a-f]{1
  * One pass over the upload columns gathers every path still pointed to (records in the recycle bin
  * included), then the rest are deleted, row first, so that two servers sweeping at once remove each once.
  */
-export async function sweepUploads(
-  db: Db,
-  dirs: Dirs,
-  olderThanHours = SWEEP.olderThanHours,
-): Promise<string[]> {
+export async function sweepUploads(db: Db, dirs: Dirs, olderThanHours = SWEEP.olderThanHours): Promise<string[]> {
   // Room set aside for an upload that never ended (a server stopped mid-upload) is given back after an hour.
   await db.query(`delete from sys_upload where path like '${RESERVED}%' and at < now() - interval '1 hour'`);
   const { rows: candidates } = await db.query<{ path: string }>(
