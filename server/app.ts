@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Db } from "./db/db.ts";
 import { requirePermission, type Ctx, type Principal } from "./entities/context.ts";
-import type { Domain } from "./entities/domain.ts";
+import type { Domain, EntityHooks, TransitionEffect } from "./entities/domain.ts";
 import { forgetLargeResults } from "./entities/repository.ts";
 import type { Area } from "./domain/area.ts";
 import { domainAreas } from "./domain/index.ts";
@@ -99,8 +99,8 @@ export const CONSOLE_CSP = [
 
 /** The areas' hooks and effects, as the engine reads them from the context. */
 function domainOf(areas: Area[]): Domain {
-  const hooks = new Map<string, NonNullable<Area["hooks"]>[string]>();
-  const effects = new Map<string, NonNullable<Area["effects"]>[string]>();
+  const hooks = new Map<string, EntityHooks>();
+  const effects = new Map<string, TransitionEffect>();
   for (const area of areas) {
     for (const [entity, entityHooks] of Object.entries(area.hooks ?? {})) {
       if (hooks.has(entity)) throw new Error(`entity "${entity}" has hooks in two areas`);

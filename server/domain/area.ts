@@ -4,6 +4,7 @@
 // declared operation has no handler, or a handler no declaration, or the two sit in different areas.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { OperationCall } from "../../src/generated/operations.ts";
+import type { EntityName, TransitionKey } from "../../src/generated/schemas.ts";
 import type { OperationAnswers, OperationInputs } from "../../src/generated/types.ts";
 import type { Db } from "../db/db.ts";
 import type { Ctx } from "../entities/context.ts";
@@ -76,10 +77,10 @@ export interface Area {
   handlers: Handlers;
   /** The intake of each of its operations that take a file. */
   files?: FileIntakes;
-  /** Entity hooks, by entity name. */
-  hooks?: Record<string, EntityHooks>;
-  /** Transition side effects, by "<entity>.<action>". */
-  effects?: Record<string, TransitionEffect>;
+  /** Entity hooks, by entity name (a name no schema declares fails the typecheck). */
+  hooks?: { [E in EntityName]?: EntityHooks };
+  /** Transition side effects, by "<entity>.<action>" of a declared transition (a misspelt key fails the typecheck). */
+  effects?: { [K in TransitionKey]?: TransitionEffect };
   /** What the area serves beside its calls (files) or runs beside them (sweeps), set up once on the app. */
   setup?: (app: FastifyInstance, db: Db) => void | Promise<void>;
 }
