@@ -3,7 +3,6 @@
 // operations.ts (the operations' input schemas, loaded apart: the login page needs none of them).
 import type { Project } from "./model.ts";
 import { entityPermissions, operationPermission } from "./permissions.ts";
-import { permissionOfTransition } from "../src/schema/permissions.ts";
 
 const ident = (id: string) =>
   id.replace(/[-_.]([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase()).replace(/^[A-Z]/, (c) => c.toLowerCase());
@@ -28,9 +27,6 @@ export function generateRegistry(project: Project, banner: string): string {
       ...operations.flatMap((o) => operationPermission(o) ?? []),
     ]),
   ];
-  const transitions = entities.flatMap((e) =>
-    Object.values(e["x-states"] ?? {}).flatMap((m) => m.transitions.map((t) => permissionOfTransition(e.$id, t.action))),
-  );
   return `${banner}
 ${imports.join("\n")}
 
@@ -44,13 +40,7 @@ export const entitySchemas = {
 ${entities.map((e) => `  ${e.$id}: ${ident(e.$id)} as unknown as JsonSchemaEntity,`).join("\n")}
 };
 
-export type EntityName = keyof typeof entitySchemas;
-
-export const entityNames = Object.keys(entitySchemas) as EntityName[];
-
-/** Every state transition, as "<entity>.<action>": what a domain area's transition side effects are keyed by. */
-export type TransitionKey =
-${[...new Set(transitions)].map((k) => `  | ${JSON.stringify(k)}`).join("\n")};
+export const entityNames = Object.keys(entitySchemas) as (keyof typeof entitySchemas)[];
 
 /** Every permission key a role can hold: the entities' calls and transitions, and the operations'. */
 export const permissionKeys = ${JSON.stringify(permissions)} as const;

@@ -3,6 +3,7 @@
 import { compile } from "json-schema-to-typescript";
 import type { Project, SchemaNode } from "./model.ts";
 import { DOCUMENTS } from "./documents.ts";
+import { permissionOfTransition } from "../src/schema/permissions.ts";
 
 const pascal = (name: string) => name.replace(/(^|[-_.])([a-zA-Z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
 /** The type of an operation's input: order-refund → OrderRefundInput. */
@@ -130,11 +131,22 @@ export async function generateTypes(project: Project, banner: string): Promise<s
       "",
     );
   const imports = DOCUMENTS.map((d) => `import type { ${d.type} } from "../../${d.source}";`).join("\n");
+  const transitions = new Set(
+    entities.flatMap((e) =>
+      Object.values(e["x-states"] ?? {}).flatMap((m) =>
+        m.transitions.map((t) => permissionOfTransition(e.$id, t.action)),
+      ),
+    ),
+  );
   return `${banner}
 ${imports}
 
 ${cleaned}
 export type EntityName = keyof EntityMap;
+
+/** Every state transition, as "<entity>.<action>": what a domain area's transition side effects are keyed by. */
+export type TransitionKey =
+${[...transitions].map((k) => `  | ${JSON.stringify(k)}`).join("\n")};
 
 /** Columns every stored row carries, managed by the server. */
 export interface RecordMeta {

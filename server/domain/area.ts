@@ -4,8 +4,7 @@
 // declared operation has no handler, or a handler no declaration, or the two sit in different areas.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { OperationCall } from "../../src/generated/operations.ts";
-import type { EntityName, TransitionKey } from "../../src/generated/schemas.ts";
-import type { OperationAnswers, OperationInputs } from "../../src/generated/types.ts";
+import type { EntityName, OperationAnswers, OperationInputs, TransitionKey } from "../../src/generated/types.ts";
 import type { Db } from "../db/db.ts";
 import type { Ctx } from "../entities/context.ts";
 import type { EntityHooks, TransitionEffect } from "../entities/domain.ts";

@@ -108,36 +108,7 @@ export const entitySchemas = {
   withdrawal: withdrawal as unknown as JsonSchemaEntity,
 };
 
-export type EntityName = keyof typeof entitySchemas;
-
-export const entityNames = Object.keys(entitySchemas) as EntityName[];
-
-/** Every state transition, as "<entity>.<action>": what a domain area's transition side effects are keyed by. */
-export type TransitionKey =
-  | "application.install"
-  | "application.upgrade"
-  | "banner.enable"
-  | "banner.disable"
-  | "machine.to_normal"
-  | "machine.to_recharge"
-  | "machine.to_4g"
-  | "machine.to_scan"
-  | "machine_ad.enable"
-  | "machine_ad.disable"
-  | "notice.enable"
-  | "notice.disable"
-  | "order.cancel_drop"
-  | "order.end"
-  | "order.dryer_end"
-  | "plugin.enable"
-  | "plugin.disable"
-  | "service_entry.enable"
-  | "service_entry.disable"
-  | "service_order.accept"
-  | "service_order.finish"
-  | "withdrawal.approve"
-  | "withdrawal.confirm"
-  | "withdrawal.refuse";
+export const entityNames = Object.keys(entitySchemas) as (keyof typeof entitySchemas)[];
 
 /** Every permission key a role can hold: the entities' calls and transitions, and the operations'. */
 export const permissionKeys = [

@@ -1783,6 +1783,33 @@ export interface VersionUpgradeAnswer {
 
 export type EntityName = keyof EntityMap;
 
+/** Every state transition, as "<entity>.<action>": what a domain area's transition side effects are keyed by. */
+export type TransitionKey =
+  | "application.install"
+  | "application.upgrade"
+  | "banner.enable"
+  | "banner.disable"
+  | "machine.to_normal"
+  | "machine.to_recharge"
+  | "machine.to_4g"
+  | "machine.to_scan"
+  | "machine_ad.enable"
+  | "machine_ad.disable"
+  | "notice.enable"
+  | "notice.disable"
+  | "order.cancel_drop"
+  | "order.end"
+  | "order.dryer_end"
+  | "plugin.enable"
+  | "plugin.disable"
+  | "service_entry.enable"
+  | "service_entry.disable"
+  | "service_order.accept"
+  | "service_order.finish"
+  | "withdrawal.approve"
+  | "withdrawal.confirm"
+  | "withdrawal.refuse";
+
 /** Columns every stored row carries, managed by the server. */
 export interface RecordMeta {
   id: number;
