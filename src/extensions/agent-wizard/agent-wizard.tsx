@@ -7,7 +7,7 @@
 // the next; the server's field errors bring the user back to the step that holds the field, with
 // everything typed kept.
 import { useQuery } from "@tanstack/react-query";
-import { App, Button, Card, Form, Result, Select, Space, Steps } from "antd";
+import { App, Button, Card, Form, Result, Select, Space, Steps, type FormInstance } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -19,58 +19,20 @@ import { formSchema, SchemaForm } from "../../crud/schema-form.tsx";
 import { useScreen } from "../../crud/resource.ts";
 import type { ExtensionProps } from "../index.ts";
 
-type Data = Record<string, unknown>;
-type Schema = Record<string, unknown> & { properties: Record<string, unknown>; required?: string[] };
+import { only, stepOf, stepSchema, STEPS, type Data, type Schema } from "./steps.ts";
+import { entityKeyBase, fieldLabelKey } from "../../schema/keys.ts";
+
 interface Option {
   id: number;
   title: string;
 }
 
-/** The agent fields each step asks, in order. */
-export const STEPS = [
-  ["account", "password", "confirm_password"],
-  ["pid", "role_id"],
-  ["nickname", "phone", "cate_id", "description"],
-] as const;
-
-/** The agent's add schema narrowed to a step's fields (its rules between them kept). */
-function stepSchema(full: Schema, fields: readonly string[]): Schema {
-  // The other steps' fields and rules are checked on their own steps (and all of them by the server).
-  const { allOf: _allOf, if: _if, then: _then, else: _else, additionalProperties: _more, ...rest } = full;
-  const compare = ((full["x-compare"] as { field: string; other: string }[] | undefined) ?? []).filter(
-    (rule) => fields.includes(rule.field) && fields.includes(rule.other),
-  );
-  const narrowed: Schema = {
-    ...rest,
-    properties: Object.fromEntries(Object.entries(full.properties).filter(([name]) => fields.includes(name))),
-    required: (full.required ?? []).filter((name) => fields.includes(name)),
-  };
-  if (compare.length) narrowed["x-compare"] = compare;
-  else delete narrowed["x-compare"];
-  return narrowed;
-}
-
-const only = (data: Data, fields: readonly string[]): Data =>
-  Object.fromEntries(Object.entries(data).filter(([name]) => fields.includes(name)));
-
-const stepOf = (field: string): number =>
-  Math.max(
-    0,
-    STEPS.findIndex((step) => (step as readonly string[]).includes(field)),
-  );
-
-export function AgentWizard({ route }: ExtensionProps) {
-  const { t } = useTranslation(["agent", "common", "validation"]);
-  const { message } = App.useApp();
-  const navigate = useNavigate();
-  const screen = useScreen(route?.resource.identifier ?? "manage_list");
-  const { view } = screen;
-  const full = useMemo(() => formSchema(view, "create") as Schema, [view]);
-  const schemas = useMemo(() => STEPS.map((fields) => stepSchema(full, fields)), [full]);
-  const [step, setStep] = useState(0);
-  const [data, setData] = useState<Data>(() => ({ pid: currentSession()?.user.agent_id ?? undefined }));
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [roleForm] = Form.useForm<Data>();
+/**
+ * The second step's choices: the superiors the caller may pick (searched), and the roles it may grant that
+ * rank below the chosen superior's role (all the caller's when that rank is unknown to it: the server still
+ * checks).
+ */
+function usePlaceOptions(roleForm: FormInstance<Data>) {
   const [search, setSearch] = useState("");
 
   const roles = useQuery({
@@ -89,14 +51,35 @@ export function AgentWizard({ route }: ExtensionProps) {
     enabled: pid !== undefined,
     queryFn: () => api<{ role_id: number }>("manage-detail", { query: { id: pid } }),
   });
-  // The roles ranking below the superior's (a greater level); all the caller's when its rank is unknown to
-  // it (the server still checks).
   const superiorLevel = (grantable.data ?? []).find((r) => r.id === superior.data?.role_id)?.level;
   const roleOptions = (roles.data ?? []).filter((r) => superiorLevel === undefined || r.level > superiorLevel);
 
+  return {
+    setSearch,
+    superiors: superiors.data ?? [],
+    superiorsLoading: superiors.isLoading,
+    roles: roleOptions,
+    rolesLoading: roles.isLoading || grantable.isLoading || superior.isLoading,
+  };
+}
+
+export function AgentWizard({ route }: ExtensionProps) {
+  const { t } = useTranslation(["agent", "common", "validation"]);
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const screen = useScreen(route?.resource.identifier ?? "manage_list");
+  const { view } = screen;
+  const full = useMemo(() => formSchema(view, "create") as Schema, [view]);
+  const schemas = useMemo(() => STEPS.map((fields) => stepSchema(full, fields)), [full]);
+  const [step, setStep] = useState(0);
+  const [data, setData] = useState<Data>(() => ({ pid: currentSession()?.user.agent_id ?? undefined }));
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [roleForm] = Form.useForm<Data>();
+  const place = usePlaceOptions(roleForm);
+
   if (!allowed("agent.add")) return <Result status="403" title="403" subTitle={t("errors:forbidden")} />;
 
-  const label = (field: string) => t(`agent:fields.${field}.label`);
+  const label = (field: string) => t(fieldLabelKey(entityKeyBase("agent"), field));
   const next = (part: Data) => {
     setData((current) => ({ ...current, ...part }));
     setStep((current) => current + 1);
@@ -174,17 +157,17 @@ export function AgentWizard({ route }: ExtensionProps) {
               id="pid"
               showSearch
               filterOption={false}
-              onSearch={setSearch}
-              loading={superiors.isLoading}
-              options={(superiors.data ?? []).map((a) => ({ value: a.id, label: a.title }))}
+              onSearch={place.setSearch}
+              loading={place.superiorsLoading}
+              options={place.superiors.map((a) => ({ value: a.id, label: a.title }))}
               style={{ maxWidth: 360 }}
             />
           </Form.Item>
           <Form.Item name="role_id" label={label("role_id")} rules={[pickerRule("role_id")]}>
             <Select
               id="role_id"
-              loading={roles.isLoading || grantable.isLoading || superior.isLoading}
-              options={roleOptions.map((r) => ({ value: r.id, label: r.title }))}
+              loading={place.rolesLoading}
+              options={place.roles.map((r) => ({ value: r.id, label: r.title }))}
               style={{ maxWidth: 360 }}
             />
           </Form.Item>
