@@ -11,8 +11,9 @@
 import ExcelJS from "exceljs";
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
-import { inTransaction, scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
+import { inTransaction, scopeOf, sqlOf, type Ctx, type TxCtx } from "../../entities/context.ts";
 import { modelOf } from "../../model/model.ts";
+import { entitySchemas } from "../../../src/generated/schemas.ts";
 import { scopeClause } from "../../entities/repository.ts";
 import { validationErrors, validatorFor } from "../../entities/validation.ts";
 import { badRequest, HttpError } from "../../core/errors.ts";
@@ -20,6 +21,7 @@ import { LANGUAGES, translate, type Language } from "../../core/i18n.ts";
 import * as engine from "../../entities/engine.ts";
 import type { FileIntake, FileIntakes, Handlers } from "../area.ts";
 import { readSheet, SheetError, type SheetLimits } from "../../entities/sheet-read.ts";
+import { entityKeyBase, entityNameKey, enumKey, fieldLabelKey } from "../../../src/schema/keys.ts";
 
 /**
  * The most rows one file may hold, the most problems an answer lists (all are counted), and the largest
@@ -33,29 +35,37 @@ interface Column {
   /** The column's key in the file's notes and the answer ("model"), and the machine field it fills. */
   key: string;
   field: string;
-  /** Related records named by text. */
-  relation?: "machine_model" | "machine_spec" | "machine_protocol" | "shop";
-  required: boolean;
   width: number;
+  /** The machine schema's: the field is required, and the entity it points at (named by text in the file). */
+  required: boolean;
+  relation?: string;
 }
 
 const machine = () => modelOf("machine");
 
-const COLUMNS: Column[] = [
-  { key: "mac_name", field: "mac_name", required: true, width: 20 },
-  { key: "mac_id", field: "mac_id", required: true, width: 22 },
-  { key: "kind", field: "kind", required: true, width: 18 },
-  { key: "model", field: "model_id", relation: "machine_model", required: true, width: 18 },
-  { key: "spec", field: "spec_id", relation: "machine_spec", required: true, width: 14 },
-  { key: "protocol", field: "protocol_id", relation: "machine_protocol", required: true, width: 16 },
-  { key: "shop", field: "shop_id", relation: "shop", required: false, width: 24 },
-  { key: "room_number", field: "room_number", required: false, width: 14 },
-  { key: "expiry_date", field: "expiry_date", required: false, width: 14 },
-  { key: "remark", field: "remark", required: false, width: 30 },
-];
+/** The file's columns in order; whether each is required and what it names come from the machine schema. */
+const COLUMNS: Column[] = (
+  [
+    { key: "mac_name", field: "mac_name", width: 20 },
+    { key: "mac_id", field: "mac_id", width: 22 },
+    { key: "kind", field: "kind", width: 18 },
+    { key: "model", field: "model_id", width: 18 },
+    { key: "spec", field: "spec_id", width: 14 },
+    { key: "protocol", field: "protocol_id", width: 16 },
+    { key: "shop", field: "shop_id", width: 24 },
+    { key: "room_number", field: "room_number", width: 14 },
+    { key: "expiry_date", field: "expiry_date", width: 14 },
+    { key: "remark", field: "remark", width: 30 },
+  ] as const
+).map((column) => ({
+  ...column,
+  required: (entitySchemas.machine.required ?? []).includes(column.field),
+  relation: entitySchemas.machine.properties[column.field]?.["x-relation"]?.entity,
+}));
 
-const labelOf = (lng: Language, column: Column) => translate(lng, `machine:fields.${column.field}.label`);
-const kindLabel = (lng: Language, kind: string) => translate(lng, `machine:enum.kind.${kind}`);
+const labelOf = (lng: Language, column: Column) =>
+  translate(lng, fieldLabelKey(entityKeyBase("machine"), column.field));
+const kindLabel = (lng: Language, kind: string) => translate(lng, enumKey(entityKeyBase("machine"), "kind", kind));
 const kinds = (): string[] => machine().fields.get("kind")!.node.enum as string[];
 const normal = (text: string) => text.trim().toLowerCase().replace(/\s+/g, " ");
 
@@ -236,7 +246,7 @@ export interface Checked {
 }
 
 /** Names -> ids of one related entity, in one statement: lower-cased names, and for protocols codes too. */
-async function lookup(db: Queryable, ctx: Ctx, entity: NonNullable<Column["relation"]>, names: Set<string>) {
+async function lookup(db: Queryable, ctx: Ctx, entity: string, names: Set<string>) {
   const model = modelOf(entity);
   const ids = new Map<string, number[]>();
   if (names.size === 0) return ids;
@@ -316,7 +326,7 @@ export async function check(db: Queryable, ctx: Ctx, file: ParsedFile): Promise<
         }
       } else if (column.relation) {
         const ids = found.get(column)!.get(normal(text)) ?? [];
-        const entity = translate(lng, `${column.relation}:name`);
+        const entity = translate(lng, entityNameKey(column.relation));
         if (ids.length === 1) record[column.field] = ids[0];
         else {
           add(row, column, p(ids.length ? "ambiguous" : "unknown", { entity, value: quoted(text) }));
@@ -408,7 +418,7 @@ const answer = (checked: Checked, created: number) => ({
 // ---------------------------------------------------------------- writing
 
 /** Inserts the checked records, 1,000 a statement, and audits each; answers the new ids. */
-async function insertAll(ctx: Ctx & { tx: Queryable }, records: Checked["records"]): Promise<number[]> {
+async function insertAll(ctx: TxCtx, records: Checked["records"]): Promise<number[]> {
   const model = machine();
   // An entity hook on devices (a check or a derived column another area adds) sees each row: then the
   // engine's own add writes them, one by one, in this transaction.
