@@ -9,6 +9,7 @@ import type { EntitySchema, OperationSchema, Project, SchemaNode } from "./model
 import { SYSTEM_FIELDS } from "./model.ts";
 import { resolveRef } from "./keys.ts";
 import { elementOf } from "../src/schema/refs.ts";
+import { entityPermissions, operationPermission } from "../src/schema/permissions.ts";
 
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
@@ -146,6 +147,47 @@ export function lintProject(project: Project): Problem[] {
   return problems;
 }
 
+/**
+ * A `when` that lists several values of a field declaring value groups (x-groups) lists one of the groups
+ * exactly: a set of states that rules share is written once, in the schema.
+ */
+function whenProblems(
+  entity: EntitySchema,
+  when: Record<string, (string | number)[]> | undefined,
+  path: string,
+  add: (path: string, message: string) => void,
+) {
+  for (const [field, values] of Object.entries(when ?? {})) {
+    const groups = Object.values(entity.properties[field]?.["x-groups"] ?? {});
+    if (!groups.length || values.length < 2) continue;
+    const same = (group: string[]) => group.length === values.length && values.every((v) => group.includes(String(v)));
+    if (!groups.some(same))
+      add(`${path}/${field}`, `lists several values of "${field}" that are none of its x-groups: name the set there`);
+  }
+}
+
+/** An account entity's fixed permissions name permission keys, and its switches name its own fields. */
+function signInProblems(
+  project: Project,
+  signIn: NonNullable<EntitySchema["x-entity"]["signIn"]>,
+  fields: Set<string>,
+  add: (path: string, message: string) => void,
+) {
+  const known = new Set([
+    ...project.entities.flatMap((e) => entityPermissions(e)),
+    ...project.operations.flatMap((o) => operationPermission(o) ?? []),
+  ]);
+  const check = (keys: string[], path: string) =>
+    keys.forEach((key, i) => {
+      if (!known.has(key)) add(`${path}/${i}`, `no permission "${key}"`);
+    });
+  check(signIn.permissions, "/x-entity/signIn/permissions");
+  for (const [field, keys] of Object.entries(signIn.whileOn ?? {})) {
+    if (!fields.has(field)) add(`/x-entity/signIn/whileOn/${field}`, `no property "${field}"`);
+    check(keys, `/x-entity/signIn/whileOn/${field}`);
+  }
+}
+
 function entityProblems(project: Project, schema: EntitySchema, file: string, names: Set<string>): Problem[] {
   const problems: Problem[] = [];
   const add = (path: string, message: string) => problems.push({ file, path, message });
@@ -203,6 +245,7 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
       node[key]?.forEach((n, i) => checkRequired(n, `${path}/${key}/${i}`));
   };
   checkRequired(schema, "");
+  if (entity.signIn) signInProblems(project, entity.signIn, fields, add);
 
   for (const [field, raw] of Object.entries(props)) {
     const path = `/properties/${field}`;
@@ -217,6 +260,11 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
     if (relation && !names.has(relation.entity)) add(`${path}/x-relation/entity`, `no entity "${relation.entity}"`);
     if (raw.$ref && !raw.$ref.startsWith("defs#") && !names.has(raw.$ref))
       add(`${path}/$ref`, `no schema "${raw.$ref}"`);
+    for (const [group, values] of Object.entries(raw["x-groups"] ?? {}))
+      values.forEach((value, j) => {
+        if (!node.enum?.includes(value))
+          add(`${path}/x-groups/${group}/${j}`, `"${value}" is not a value of "${field}"`);
+      });
     const ui = raw["x-ui"];
     const type = Array.isArray(node.type) ? node.type[0] : node.type;
     if (ui?.filter === "like" && type !== "string")
@@ -270,6 +318,7 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
         if (!(t.input ?? []).includes(f)) add(`${tp}/requiredInput`, `"${f}" must also be listed in input`);
       }
       for (const f of Object.keys(t.when ?? {})) if (!fields.has(f)) add(`${tp}/when`, `no property "${f}"`);
+      whenProblems(schema, t.when, `${tp}/when`, add);
     });
   }
   (schema["x-compare"] ?? []).forEach((rule, i) => {
@@ -326,6 +375,7 @@ function operationProblems(
       if (entity && !(f in entity.properties) && !SYSTEM_FIELDS.includes(f as never))
         add(`/x-operation/ui/${key}`, `entity "${entity.$id}" has no field "${f}"`);
   }
+  if (entity) whenProblems(entity, ui?.when, "/x-operation/ui/when", add);
   if (ui?.load) {
     const loader = project.operations.find((o) => o.$id === ui.load);
     if (!loader || loader["x-operation"].method !== "GET" || !loader.properties.id)

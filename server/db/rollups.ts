@@ -3,6 +3,8 @@
 // placed, paid, refunded or moved; a ledger entry written), and can be rebuilt from the source tables
 // in one statement each (the demo seed loads in bulk with the triggers off, then rebuilds). Days are
 // the business's calendar days, in BUSINESS_TIME_ZONE.
+import { PAID_STATES, REFUNDABLE_STATES } from "../../src/schema/groups.ts";
+import { textList } from "../core/sql.ts";
 
 /** The time zone whose calendar days the statistics count (the business runs on Indochina time). */
 export const BUSINESS_TIME_ZONE = "Asia/Bangkok";
@@ -10,8 +12,8 @@ export const BUSINESS_TIME_ZONE = "Asia/Bangkok";
 /** A timestamp's business day, in SQL. */
 export const businessDay = (column: string): string => `(${column} at time zone '${BUSINESS_TIME_ZONE}')::date`;
 
-/** Orders that brought money in: paid, and refunded or refund requested since. */
-export const PAID_LIKE_SQL = `('paid', 'refund_requested', 'partial_refund', 'refund_success')`;
+/** Orders that brought money in: paid, and refunded or refund requested since (order.json x-groups). */
+export const PAID_LIKE_SQL = textList(PAID_STATES);
 
 export interface RollupTable {
   name: string;
@@ -108,8 +110,8 @@ export const ROLLUP_TABLES: RollupTable[] = [
 /** Stock consumption (schemas/stock-consumption.json): an entity whose rows only these triggers write. */
 const STOCK = `"stock_consumption"`;
 
-/** Pay states whose orders count as a device's takings (a fully refunded order takes nothing). */
-export const TAKING_SQL = `('paid', 'refund_requested', 'partial_refund')`;
+/** Pay states whose orders count as a device's takings: those still refundable (a fully refunded order takes nothing). */
+export const TAKING_SQL = textList(REFUNDABLE_STATES);
 const TAKING = (row: string) => `${row}.pay_status in ${TAKING_SQL}`;
 
 /** What one order adds to (or, with "-", takes from) the roll-ups, in a trigger. */

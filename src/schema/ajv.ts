@@ -87,6 +87,7 @@ export const annotationKeywords = [
   "x-upload",
   "x-certificate",
   "x-store",
+  "x-groups",
   "x-generated-from",
 ] as const;
 

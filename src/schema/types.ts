@@ -63,6 +63,8 @@ export interface JsonSchemaNode {
   "x-upload"?: XUpload;
   "x-certificate"?: "x509" | "private-key" | "pkcs12";
   "x-store"?: "hash" | "none" | "derived";
+  /** Named sets of an enum field's values that rules share (an order's paid-like pay states). */
+  "x-groups"?: Record<string, string[]>;
   "x-generated-from"?: string;
   [key: string]: unknown;
 }
@@ -109,6 +111,11 @@ export interface XEntity {
   unique?: string[][];
   /** Reads go through the entity's live view (server/db/live.ts), which works out its derived fields in SQL. */
   live?: boolean;
+  /**
+   * Records of the entity are accounts signing in with fixed permissions (operators): those each holds,
+   * and those it holds while one of its switch fields is on (restocking while `refill` is).
+   */
+  signIn?: { permissions: string[]; whileOn?: Record<string, string[]> };
 }
 
 export interface CompareRule {
@@ -170,4 +177,12 @@ export interface JsonSchemaOperation extends JsonSchemaNode {
   properties: Record<string, JsonSchemaNode>;
   "x-operation": XOperation;
   "x-compare"?: CompareRule[];
+}
+
+/** One field's error in a refused call's answer (a 400's data, DESIGN §4): server and console share it. */
+export interface FieldError {
+  /** Path of the field, e.g. "confirm_password" or "packages/0/fee". */
+  field: string;
+  keyword: string;
+  message: string;
 }

@@ -9,6 +9,7 @@ import type { JsonSchemaEntity, JsonSchemaNode } from "../../src/schema/types.ts
 import { resolve as resolvePath } from "node:path";
 import { resolveRef } from "../../codegen/keys.ts";
 import { lintProject } from "../../codegen/lint.ts";
+import { REFUNDABLE_STATES } from "../../src/schema/groups.ts";
 import { loadProject } from "../../codegen/load.ts";
 
 const ajv = createAjv([
@@ -309,5 +310,60 @@ describe("bounds: no input can hold the server (issue 9)", () => {
       "/properties/free_list: must have required property 'maxItems'",
       "/properties/pairwise/items: must have required property 'type'",
     ]);
+  });
+});
+
+describe("the codegen lint of an account's sign-in", () => {
+  it("refuses a permission that no call declares, and a switch the account does not have that no call declares, and a switch it does not have", () => {
+    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+    const operator = structuredClone(project.entities.find((e) => e.$id === "operator")!);
+    operator["x-entity"].signIn = {
+      permissions: ["machine.list", "machine.lists"],
+      whileOn: { refill: ["machine.replenish"], refil: ["machine.replenish", "machine.delete_all"] },
+    };
+    const problems = lintProject({
+      ...project,
+      entities: project.entities.map((e) => (e.$id === "operator" ? operator : e)),
+    })
+      .filter((p) => p.file === "schemas/operator.json")
+      .map((p) => `${p.file} ${p.path}: ${p.message}`);
+    expect(problems).toEqual([
+      'schemas/operator.json /x-entity/signIn/permissions/1: no permission "machine.lists"',
+      'schemas/operator.json /x-entity/signIn/whileOn/refil: no property "refil"',
+      'schemas/operator.json /x-entity/signIn/whileOn/refil/1: no permission "machine.delete_all"',
+    ]);
+  });
+});
+
+describe("the codegen lint of value groups (x-groups)", () => {
+  it("refuses a group value the field does not have, and a when listing states that are no declared group", () => {
+    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+    const order = structuredClone(project.entities.find((e) => e.$id === "order")!);
+    order.properties.pay_status["x-groups"]!.refundable = ["paid", "refund_requested", "partly_refunded"];
+    const refund = structuredClone(project.operations.find((o) => o.$id === "order-refund")!);
+    refund["x-operation"].ui!.when = { pay_status: ["paid", "refund_requested"] };
+    const problems = lintProject({
+      ...project,
+      entities: project.entities.map((e) => (e.$id === "order" ? order : e)),
+      operations: project.operations.map((o) => (o.$id === "order-refund" ? refund : o)),
+    })
+      .filter((p) =>
+        ["schemas/order.json", "schemas/operations/order-refund.json", "schemas/operations/order-check.json"].includes(
+          p.file,
+        ),
+      )
+      .map((p) => `${p.file} ${p.path}: ${p.message}`);
+    expect(problems).toEqual([
+      'schemas/order.json /properties/pay_status/x-groups/refundable/2: "partly_refunded" is not a value of "pay_status"',
+      'schemas/operations/order-refund.json /x-operation/ui/when/pay_status: lists several values of "pay_status" that are none of its x-groups: name the set there',
+    ]);
+  });
+
+  it("accepts the schemas as they are: the refund offered on the refundable group, the check on one state", () => {
+    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+    expect(lintProject(project).filter((p) => p.message.includes("x-groups"))).toEqual([]);
+    expect(project.operations.find((o) => o.$id === "order-refund")!["x-operation"].ui!.when).toEqual({
+      pay_status: [...REFUNDABLE_STATES],
+    });
   });
 });

@@ -12,9 +12,7 @@
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
 import { post, type Movement } from "./ledger.ts";
-
-/** Pay states of an order whose money was received (refunds included). */
-export const PAID_STATES = ["paid", "refund_requested", "partial_refund", "refund_success"] as const;
+import { PAID_STATES } from "../../../src/schema/groups.ts";
 
 interface OrderRow {
   id: number;

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Db, Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
-import { permissionKeys } from "../../../src/generated/schemas.ts";
+import { entitySchemas, permissionKeys } from "../../../src/generated/schemas.ts";
 import type { Principal } from "../../entities/context.ts";
 import { hashPassword, verifyPassword } from "../../core/passwords.ts";
 import { HttpError, unauthorized } from "../../core/errors.ts";
@@ -14,17 +14,12 @@ export const TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 /** Every permission key: the entities' calls and transitions, and the operations' (generated). */
 export const allPermissions = (): string[] => [...permissionKeys];
 
-/** What an operator may do: the devices bound to them, their lanes, restocking if allowed. */
-export const OPERATOR_PERMISSIONS = [
-  "machine.list",
-  "machine.detail",
-  "machine.all",
-  "machine_channel.list",
-  "machine_restock.list",
-  "clean_record.list",
-];
-/** Restocking loads lanes through the restock call only: it never changes a lane's capacity or goods. */
-export const OPERATOR_RESTOCK_PERMISSIONS = ["machine.replenish"];
+/**
+ * What an operator may do, as the operator schema declares it (x-entity.signIn): the devices bound to them
+ * and their lanes, and restocking (the restock call only) while their switch for it is on.
+ */
+const OPERATOR_SIGN_IN = entitySchemas.operator["x-entity"].signIn ?? { permissions: [] };
+const OPERATOR_SWITCHES = Object.entries(OPERATOR_SIGN_IN.whileOn ?? {});
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -49,9 +44,10 @@ interface OperatorRow {
   id: number;
   nickname: string;
   account: string;
-  refill: number | null;
   agent_id: number;
   agent_path: string;
+  /** The switches of OPERATOR_SWITCHES, by field name. */
+  [field: string]: unknown;
 }
 
 // Two primary-key lookups: cheaper to plan on every request than one five-table join.
@@ -60,7 +56,10 @@ const TOKEN_SQL = `select principal_kind, principal_id, expires_at, expires_at <
 const AGENT_SQL = `select a.id, a.nickname, a.account, a.agent_path, a.pid, r.permissions
                      from ${q("agent")} a left join ${q("role")} r on r.id = a.role_id
                     where a.id = $1 and a.deleted_at is null`;
-const OPERATOR_SQL = `select o.id, o.nickname, o.account, o.refill, o.agent_id, oa.agent_path
+const OPERATOR_COLUMNS = ["id", "nickname", "account", "agent_id", ...OPERATOR_SWITCHES.map(([field]) => field)]
+  .map((column) => `o.${q(column)}`)
+  .join(", ");
+const OPERATOR_SQL = `select ${OPERATOR_COLUMNS}, oa.agent_path
                         from ${q("operator")} o join ${q("agent")} oa on oa.id = o.agent_id and oa.deleted_at is null
                        where o.id = $1 and o.deleted_at is null`;
 
@@ -91,7 +90,10 @@ async function loadPrincipal(db: Queryable, kind: Principal["kind"], id: number)
     agentId: row.agent_id,
     agentPath: row.agent_path,
     isAdmin: false,
-    permissions: new Set([...OPERATOR_PERMISSIONS, ...(row.refill ? OPERATOR_RESTOCK_PERMISSIONS : [])]),
+    permissions: new Set([
+      ...OPERATOR_SIGN_IN.permissions,
+      ...OPERATOR_SWITCHES.flatMap(([field, granted]) => (row[field] ? granted : [])),
+    ]),
     name: row.nickname,
     account: row.account,
   };
