@@ -1,11 +1,8 @@
 // One error type for the API. Handlers throw an HttpError with a message key; the app's error
 // handler turns it into the { code, message, data } envelope in the caller's language.
-export interface FieldError {
-  /** Path of the field, e.g. "confirm_password" or "packages/0/fee". */
-  field: string;
-  keyword: string;
-  message: string;
-}
+import type { FieldError } from "../../src/schema/types.ts";
+
+export type { FieldError };
 
 export class HttpError extends Error {
   constructor(

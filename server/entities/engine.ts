@@ -20,6 +20,7 @@ import { audit, auditMany } from "./audit.ts";
 import { hashPassword } from "../core/passwords.ts";
 import { translate } from "../core/i18n.ts";
 import { assertValid, fieldError, paramError, transitionValidator, validatorFor, type Labelled } from "./validation.ts";
+import { fieldLabelKey } from "../../src/schema/keys.ts";
 
 export { MASK };
 
@@ -160,7 +161,7 @@ async function refuseTaken(tx: Queryable, ctx: Ctx, model: EntityModel, ids: num
   }
   throw new HttpError(409, "recoverTaken", {
     title: taken.title ?? `#${taken.id}`,
-    field: translate(ctx.lng, `${model.name}:fields.${taken.field}.label`),
+    field: translate(ctx.lng, fieldLabelKey(model.base, taken.field)),
     value,
   });
 }

@@ -17,6 +17,9 @@ import { translate } from "../core/i18n.ts";
 import { XlsxStream } from "./xlsx-stream.ts";
 import { HttpError } from "../core/errors.ts";
 import { Gate } from "../core/gate.ts";
+import { toMajor } from "../core/money.ts";
+import { entityNameKey, enumKey, fieldLabelKey } from "../../src/schema/keys.ts";
+import { definitionName } from "../../src/schema/refs.ts";
 
 /**
  * The most rows one export holds, and the rows read per statement (tests lower it to cross pages); the
@@ -84,7 +87,7 @@ function columnsOf(ctx: Ctx, model: EntityModel): ColumnOf[] {
           : (f.node.type === "integer" || f.node.type === "number") && !f.node.enum
             ? "number"
             : "text";
-      return { name: f.name, field: f, header: translate(ctx.lng, `${model.name}:fields.${f.name}.label`), kind };
+      return { name: f.name, field: f, header: translate(ctx.lng, fieldLabelKey(model.base, f.name)), kind };
     }),
   ];
 }
@@ -97,7 +100,7 @@ function valueOf(ctx: Ctx, model: EntityModel, column: ColumnOf, value: unknown)
     case "number":
       return Number(value);
     case "money":
-      return Math.round(Number(value)) / 100;
+      return toMajor(Math.round(Number(value)));
     case "fraction":
       return Number(value);
   }
@@ -105,11 +108,7 @@ function valueOf(ctx: Ctx, model: EntityModel, column: ColumnOf, value: unknown)
   let text: string;
   if (field.node.enum) {
     const ref = model.schema.properties[column.name].$ref;
-    const def = ref?.startsWith("defs#") ? ref.slice(18) : undefined;
-    text = translate(
-      ctx.lng,
-      def ? `defs:enum.${def}.${String(value)}` : `${model.name}:enum.${column.name}.${String(value)}`,
-    );
+    text = translate(ctx.lng, enumKey(model.base, column.name, String(value), definitionName(ref)));
   } else if (value instanceof Date) text = value.toISOString();
   else if (typeof value === "object") text = JSON.stringify(value);
   else text = String(value);
@@ -183,7 +182,7 @@ async function writeXlsx(ctx: Ctx, model: EntityModel, pages: Pages, out: PassTh
   const columns = columnsOf(ctx, model);
   const sheet = new XlsxStream(
     out,
-    translate(ctx.lng, `${model.name}:name`),
+    translate(ctx.lng, entityNameKey(model.name)),
     columns.map((c) => ({
       header: neutralise(c.header),
       width: c.kind === "text" ? 20 : 14,
@@ -209,7 +208,7 @@ export async function sendExport(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const date = new Date().toISOString().slice(0, 10);
-  const title = translate(ctx.lng, `${model.name}:name`);
+  const title = translate(ctx.lng, entityNameKey(model.name));
   const done = await exportPlace(ctx);
   // A client that went away while the export waited for its place: nobody is there to answer.
   if (reply.raw.destroyed || reply.raw.closed) {

@@ -10,6 +10,7 @@ import { translate } from "../core/i18n.ts";
 import type { Ctx } from "./context.ts";
 import { resolveNode, storedModels, type EntityModel } from "../model/model.ts";
 import { q } from "../core/sql.ts";
+import { entityNameKey } from "../../src/schema/keys.ts";
 
 interface Reference {
   /** The entity whose rows point. */
@@ -86,7 +87,7 @@ export async function refuseInUse(tx: Queryable, ctx: Ctx, model: EntityModel, i
     );
     if (rows.length === 0) continue;
     used ??= { target: Number(rows[0].target), uses: [] };
-    used.uses.push(`${translate(ctx.lng, `${ref.entity}:name`)} ${rows[0].n}`);
+    used.uses.push(`${translate(ctx.lng, entityNameKey(ref.entity))} ${rows[0].n}`);
   }
   if (!used) return;
   const titleField = model.titleField;

@@ -5,7 +5,7 @@ import { createAjv } from "../../src/schema/ajv.ts";
 import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/schemas.ts";
 import { operationSchemas } from "../../src/generated/operations.ts";
 import { commonFieldKey, fieldLabelKey, isCommonField, ruleKey } from "../../src/schema/keys.ts";
-import { MONEY_FACTOR } from "../../src/schema/constants.ts";
+import { moneyText } from "../core/money.ts";
 import { resolveDefs } from "../../src/schema/refs.ts";
 import type { JsonSchemaNode } from "../../src/schema/types.ts";
 import { badRequest, type FieldError } from "../core/errors.ts";
@@ -138,7 +138,7 @@ export function localizeErrors(target: Labelled, errors: ErrorObject[], lng: Lan
         ? translate(lng, ruleKey(target.base, String(params.rule)))
         : translate(lng, `validation:${error.keyword}`, {
             field: label,
-            limit: money ? (Number(params.limit) / MONEY_FACTOR).toFixed(2) : params.limit,
+            limit: money ? moneyText(Number(params.limit)) : params.limit,
             format: params.format,
             other: params.other ? labelOf(target, [String(params.other)], lng) : undefined,
           });

@@ -3,13 +3,9 @@
 import i18n from "i18next";
 import type { OperationAnswers } from "../generated/types.ts";
 import { token } from "./session.ts";
+import type { FieldError } from "../schema/types.ts";
 
-export interface FieldError {
-  /** Path of the field, e.g. "title" or "packages/0/fee". */
-  field: string;
-  keyword: string;
-  message: string;
-}
+export type { FieldError };
 
 /** A failed call. `statusCode` is what Refine's notification and auth hooks read. */
 export class ApiError extends Error {

@@ -36,6 +36,7 @@ import { StateActions } from "./state-actions.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
 import { usePageShownNow } from "../app/page-shown.ts";
 import { OperationButton, operationLabel, recordTitle, usableOperations } from "./operations.tsx";
+import { entityNameKey } from "../schema/keys.ts";
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -193,7 +194,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
         },
   ];
   /** A confirmation's words for one record: its entity and title ("Goods “Lay's Classic 50g”"). */
-  const named = (row: Row) => ({ entity: t(`${view.name}:name`), title: recordTitle(view, row) });
+  const named = (row: Row) => ({ entity: t(entityNameKey(view.name)), title: recordTitle(view, row) });
   const rowActions = (row: Row) => (
     <Space size={0} className="row-actions">
       {canShow && (

@@ -19,6 +19,7 @@ import { formSchema } from "./form-schema.ts";
 import { LazySchemaForm } from "./lazy-schema-form.tsx";
 import { PageModal } from "./page-modal.tsx";
 import { useRefreshAfterAction } from "./refresh.ts";
+import { entityNameKey } from "../schema/keys.ts";
 
 type Row = Record<string, unknown>;
 export type Placement = "row" | "bulk" | "toolbar";
@@ -56,7 +57,7 @@ export function confirmationText(
   own?: { key: string; fields: string[] },
 ): string {
   const lng = i18n.resolvedLanguage ?? "en";
-  const entity = i18n.t(`${view.name}:name`);
+  const entity = i18n.t(entityNameKey(view.name));
   if (target.record) {
     const title = recordTitle(view, target.record);
     if (own && i18n.exists(own.key)) {
@@ -142,7 +143,9 @@ function FileButton({ view, operation, record, ids, size = "small", type = "link
   const noneSelected = ids !== undefined && ids.length === 0;
   const onClick = () =>
     noneSelected
-      ? void message.warning(t(NONE_SELECTED[view.name] ?? "list.noneSelected", { entity: t(`${view.name}:name`) }))
+      ? void message.warning(
+          t(NONE_SELECTED[view.name] ?? "list.noneSelected", { entity: t(entityNameKey(view.name)) }),
+        )
       : void run();
   return (
     <>
@@ -274,7 +277,9 @@ function InputButton({ view, operation, record, ids, size = "small", type = "lin
   const noneSelected = ids !== undefined && ids.length === 0;
   const onClick = () =>
     noneSelected
-      ? void message.warning(t(NONE_SELECTED[view.name] ?? "list.noneSelected", { entity: t(`${view.name}:name`) }))
+      ? void message.warning(
+          t(NONE_SELECTED[view.name] ?? "list.noneSelected", { entity: t(entityNameKey(view.name)) }),
+        )
       : void start();
   return (
     <>

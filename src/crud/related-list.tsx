@@ -13,6 +13,7 @@ import { FieldValue } from "./field-value.tsx";
 import { entityView } from "./model.ts";
 import { WITH_RECORD_FRESH_MS } from "./refresh.ts";
 import { useRelationTitles, type AnswerTitles } from "./relations.ts";
+import { entityNameKey } from "../schema/keys.ts";
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -70,7 +71,8 @@ export function RelatedList({ entity, field, id }: Props) {
       variant="borderless"
       title={
         <span>
-          {t(`${entity}:name`)} {query.data && <Typography.Text type="secondary">({query.data.total})</Typography.Text>}
+          {t(entityNameKey(entity))}{" "}
+          {query.data && <Typography.Text type="secondary">({query.data.total})</Typography.Text>}
         </span>
       }
     >

@@ -20,6 +20,7 @@ import { prefetchRelated, RelatedList } from "./related-list.tsx";
 import { WITH_RECORD_FRESH_MS } from "./refresh.ts";
 import type { EntityName } from "../generated/types.ts";
 import { detailPanels } from "../extensions/index.ts";
+import { actionKey } from "../schema/keys.ts";
 
 type Data = Record<string, unknown>;
 
@@ -124,7 +125,7 @@ function History({ view, id }: { view: EntityView; id: number }) {
       ? t(`history.${action}`)
       : i18n.exists(`${view.name}:operations.${action}.name`)
         ? t(`${view.name}:operations.${action}.name`)
-        : t(`${view.name}:actions.${action}`);
+        : t(actionKey(view.name, action));
   return (
     <Card className="screen-card" variant="borderless" title={t("history.title")} loading={query.isLoading}>
       {entries.length === 0 ? (

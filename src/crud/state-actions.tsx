@@ -14,6 +14,7 @@ import type { ScreenContext } from "./resource.ts";
 import { transitionSchema } from "./form-schema.ts";
 import { LazySchemaForm } from "./lazy-schema-form.tsx";
 import type { ApiError } from "../app/api.ts";
+import { actionKey } from "../schema/keys.ts";
 
 interface Props {
   screen: ScreenContext;
@@ -44,7 +45,7 @@ export function StateActions({ screen, record, size = "small", onDone, compact, 
   const { view } = screen;
   const transitions = allowedTransitions(view, record).filter((tr) => screen.canTransition(tr.action));
   if (transitions.length === 0 && more.length === 0) return null;
-  const actionLabel = (tr: Transition) => t(`${view.name}:actions.${tr.action}`);
+  const actionLabel = (tr: Transition) => t(actionKey(view.name, tr.action));
 
   // A transition may have its own words (common:transitionConfirm / transitionDone.<entity>.<action>),
   // filled from the record before it and from the record it answers (an upgrade names its version).

@@ -12,6 +12,9 @@ export const OPERATIONS_NAMESPACE = "operations";
 
 export const entityKeyBase = (entity: string): string => `${entity}:`;
 
+/** An entity's name ("Device"), as a list's title or a message's {{entity}}. */
+export const entityNameKey = (entity: string): string => `${entityKeyBase(entity)}name`;
+
 export const operationNamespace = (operation: Pick<JsonSchemaOperation, "x-operation">): string =>
   operation["x-operation"].entity ?? OPERATIONS_NAMESPACE;
 
@@ -32,7 +35,10 @@ export const fieldHelpKey = (base: string, field: string): string => `${base}fie
 
 /** An enum value's label: under the definition it comes from, or under the schema's own enum keys. */
 export const enumKey = (base: string, path: string, value: string | number, def?: string): string =>
-  def ? `defs:enum.${def}.${value}` : `${base}enum.${path}.${value}`;
+  def ? defEnumKey(def, value) : `${base}enum.${path}.${value}`;
+
+/** A value's label of an enum defined in defs.json. */
+export const defEnumKey = (def: string, value: string | number): string => `defs:enum.${def}.${value}`;
 
 export const actionKey = (entity: string, action: string): string => `${entity}:actions.${action}`;
 export const ruleKey = (base: string, rule: string): string => `${base}rules.${rule}`;

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { api } from "../app/api.ts";
 import { entitySchemas } from "../generated/schemas.ts";
 import type { ManageRolePermissionAnswer } from "../generated/types.ts";
+import { actionKey, entityNameKey } from "../schema/keys.ts";
 
 const ENTITIES = Object.keys(entitySchemas);
 
@@ -26,13 +27,13 @@ export function PermissionsWidget({ id, value, onChange, disabled, readonly }: W
   const operationLabel = (p: PermissionKey) =>
     i18n.exists(`permissions:${p.operation}`)
       ? t(`permissions:${p.operation}`)
-      : i18n.exists(`${p.entity}:actions.${p.operation}`)
-        ? t(`${p.entity}:actions.${p.operation}`)
+      : i18n.exists(actionKey(p.entity, p.operation))
+        ? t(actionKey(p.entity, p.operation))
         : p.operation;
   const groups = useMemo(() => {
     const byEntity = new Map<string, PermissionKey[]>();
     for (const p of keys.data ?? []) byEntity.set(p.entity, [...(byEntity.get(p.entity) ?? []), p]);
-    return [...byEntity].map(([entity, list]) => ({ entity, label: t(`${entity}:name`), list }));
+    return [...byEntity].map(([entity, list]) => ({ entity, label: t(entityNameKey(entity)), list }));
   }, [keys.data, t]);
   if (keys.isLoading) return <Spin />;
   const locked = disabled || readonly;

@@ -9,20 +9,10 @@ import * as repo from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { badRequest, notFound, type FieldError } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
+import type { MachineReplenishmentCheckAnswer } from "../../../src/generated/types.ts";
 
-interface Lane {
-  channel_id: number;
-  channel_number: number;
-  goods_id: number | null;
-  goods_name: string | null;
-  pic_url: string | null;
-  left: number;
-  count: number;
-  free: number;
-  shelf_status: number;
-  stock: number | null;
-  low: boolean;
-}
+/** A lane as the restock check answers it (its schema: machine-replenishment-check's answer). */
+type Lane = MachineReplenishmentCheckAnswer["lanes"][number];
 
 /** The device (in the caller's scope, live) or a 404. */
 async function machineOf(ctx: Ctx, id: number): Promise<{ id: number; mac_name: string }> {
@@ -68,7 +58,7 @@ export const restockHandlers: Handlers = {
   },
 
   async "machine-replenishment-goods"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     const machine = await machineOf(ctx, input.id);
     const { lanes } = await lanesOf(ctx, machine.id);
     const byId = new Map(lanes.map((l) => [l.channel_id, l]));

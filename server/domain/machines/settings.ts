@@ -15,6 +15,7 @@ import type { Row } from "../../entities/repository.ts";
 import { forbidden, HttpError, notFound } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
 import type { Handlers } from "../area.ts";
+import { entityKeyBase, enumKey } from "../../../src/schema/keys.ts";
 
 type Kind = "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";
 
@@ -47,7 +48,7 @@ export async function deviceOfKind(ctx: Ctx, tx: Queryable, id: number, kinds?: 
 }
 
 export function wrongKind(ctx: Ctx, kinds: readonly string[]): HttpError {
-  const names = kinds.map((k) => translate(ctx.lng, `machine:enum.kind.${k}`)).join(", ");
+  const names = kinds.map((k) => translate(ctx.lng, enumKey(entityKeyBase("machine"), "kind", k))).join(", ");
   return new HttpError(409, "machineKind", { kinds: names });
 }
 

@@ -4,8 +4,7 @@
 import { openDatabase } from "../../db/db.ts";
 import { migrate } from "../../db/migrate.ts";
 import { differences } from "./ledger.ts";
-
-const money = (minor: number) => (minor / 100).toFixed(2);
+import { moneyText as money } from "../../core/money.ts";
 
 const db = await openDatabase({
   databaseUrl: process.env.DATABASE_URL || undefined,

@@ -4,13 +4,14 @@
 // reviewer's own agent (the platform admin reviews any), as for withdrawals.
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
-import { scopeOf, type Ctx } from "../../entities/context.ts";
+import { scopeOf, type TxCtx } from "../../entities/context.ts";
 import { modelOf } from "../../model/model.ts";
 import { scopeClause } from "../../entities/repository.ts";
 import { HttpError, badRequest, conflict, forbidden, notFound } from "../../core/errors.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { post, type Movement } from "./ledger.ts";
 import { unreviewableAgent } from "./withdrawals.ts";
+import { moneyText } from "../../core/money.ts";
 
 /** A delivery the device just made: its estimated income becomes pending for its agent. */
 export async function recordDeliveries(tx: Queryable, ids: number[]): Promise<void> {
@@ -45,7 +46,7 @@ export interface Review {
  * Reviews deliveries in the caller's scope: every one of them pending and not the reviewer's own agent's,
  * or none is touched.
  */
-export async function reviewDeliveries(ctx: Ctx & { tx: Queryable }, review: Review): Promise<number> {
+export async function reviewDeliveries(ctx: TxCtx, review: Review): Promise<number> {
   const { tx } = ctx;
   const ids = [...new Set(review.ids)];
   const model = modelOf("delivery_order");
@@ -77,7 +78,7 @@ export async function reviewDeliveries(ctx: Ctx & { tx: Queryable }, review: Rev
     if (over)
       throw badRequest([
         fieldMessage("actual_income", "incomeAboveEstimate", ctx.lng, {
-          estimate: (Number(over.estimated_income) / 100).toFixed(2),
+          estimate: moneyText(Number(over.estimated_income)),
         }),
       ]);
     throw new HttpError(409, "stateConflict");

@@ -17,12 +17,12 @@ import { reviewDeliveries } from "./deliveries.ts";
 import { recordRefunds } from "./orders.ts";
 import { pagesFor, saveSettings, settingsOf } from "./profit.ts";
 import { confirmEffect, notOwnEffect, refuseEffect, requesterOf, requestWithdrawal } from "./withdrawals.ts";
-
-const REFUNDABLE = ["paid", "refund_requested", "partial_refund"];
+import { moneyText } from "../../core/money.ts";
+import { REFUNDABLE_STATES } from "../../../src/schema/groups.ts";
 
 /** Orders show what can still be refunded: paid less refunded, for paid orders; nothing otherwise. */
 function refundable(row: Row): number {
-  return REFUNDABLE.includes(String(row.pay_status)) ? Number(row.money) - Number(row.refund_money ?? 0) : 0;
+  return REFUNDABLE_STATES.includes(String(row.pay_status)) ? Number(row.money) - Number(row.refund_money ?? 0) : 0;
 }
 
 export const money = defineArea({
@@ -53,7 +53,7 @@ export const money = defineArea({
   },
   handlers: {
     async "order-refund"({ ctx, input }) {
-      const tx = ctx.tx!;
+      const tx = ctx.tx;
       const model = modelOf("order");
       const scope = repo.scopeClause(model, scopeOf(ctx.principal), 2);
       // The refunded total grows by the amount, never past what was paid: checked and written at once.
@@ -66,16 +66,16 @@ export const money = defineArea({
           where o.id = $1 and o.pay_status = any($${scope.values.length + 3})
             and coalesce(o.refund_money, 0) + $2 <= o.money${scope.sql}
           returning o.*, coalesce(o.refund_money, 0) - $2 as before`,
-        [input.id, input.refund_money, ...scope.values, REFUNDABLE],
+        [input.id, input.refund_money, ...scope.values, REFUNDABLE_STATES],
       );
       const order = rows[0];
       if (!order) {
         const found = await repo.findById(tx, model, scopeOf(ctx.principal), input.id);
         if (!found) throw notFound();
-        if (!REFUNDABLE.includes(String(found.pay_status))) throw conflict("stateConflict");
+        if (!REFUNDABLE_STATES.includes(String(found.pay_status))) throw conflict("stateConflict");
         throw badRequest([
           fieldMessage("refund_money", "refundAboveRefundable", ctx.lng, {
-            refundable: (refundable(found) / 100).toFixed(2),
+            refundable: moneyText(refundable(found)),
           }),
         ]);
       }
@@ -92,7 +92,7 @@ export const money = defineArea({
     },
 
     async "order-check"({ ctx, input }) {
-      const tx = ctx.tx!;
+      const tx = ctx.tx;
       const model = modelOf("order");
       const scope = repo.scopeClause(model, scopeOf(ctx.principal), 1);
       // Back to the state before the request: partially refunded when part of it was, else paid.
@@ -112,7 +112,7 @@ export const money = defineArea({
     },
 
     async "data-withdraw-apply"({ ctx, input }) {
-      const tx = ctx.tx!;
+      const tx = ctx.tx;
       const withdrawal = await requestWithdrawal(tx, requesterOf(ctx), input);
       await audit(tx, ctx, "withdrawal", Number(withdrawal.id), "create", { amount: input.amount });
       return toApi(modelOf("withdrawal"), withdrawal);
@@ -125,7 +125,7 @@ export const money = defineArea({
 
     async "recycle-withdraw-action"({ ctx, input }) {
       const model = modelOf("withdrawal");
-      const found = await repo.findById(ctx.tx!, model, scopeOf(ctx.principal), input.id);
+      const found = await repo.findById(ctx.tx, model, scopeOf(ctx.principal), input.id);
       if (!found || found.source !== "recycling") throw notFound();
       return runTransition(ctx, model, "data-withdraw-action", input);
     },
@@ -133,7 +133,7 @@ export const money = defineArea({
     async "order-recycle-review"({ ctx, input }) {
       const ids = Array.isArray(input.id) ? input.id : [input.id];
       const count = await reviewDeliveries(ctx as never, { ...input, ids });
-      for (const id of ids) await audit(ctx.tx!, ctx, "delivery_order", id, "review", { outcome: input.outcome });
+      for (const id of ids) await audit(ctx.tx, ctx, "delivery_order", id, "review", { outcome: input.outcome });
       return { count };
     },
 

@@ -7,6 +7,7 @@ import type { Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
 import { HttpError } from "../../core/errors.ts";
 import type { PaymentRecord } from "../../../src/generated/types.ts";
+import { moneyText } from "../../core/money.ts";
 
 /** The entry kinds: payment_record's `kind` enum in its schema, the one source. */
 export type LedgerKind = PaymentRecord["kind"];
@@ -152,8 +153,8 @@ async function shortfall(tx: Queryable, agentId: number, moving: Movement[]): Pr
   const needed = -mine.reduce((s, m) => s + (frozenShort ? (m.frozen ?? 0) : (m.balance ?? 0)), 0);
   return new HttpError(409, "insufficientBalance", {
     agent: rows[0]?.nickname ?? `#${agentId}`,
-    available: (Number((frozenShort ? rows[0]?.frozen : rows[0]?.withdrawable) ?? 0) / 100).toFixed(2),
-    needed: (needed / 100).toFixed(2),
+    available: moneyText(Number((frozenShort ? rows[0]?.frozen : rows[0]?.withdrawable) ?? 0)),
+    needed: moneyText(needed),
   });
 }
 

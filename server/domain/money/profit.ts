@@ -8,6 +8,7 @@ import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { badRequest, notFound, type FieldError } from "../../core/errors.ts";
+import { moneyText } from "../../core/money.ts";
 
 export interface ProfitSettingInput {
   page_id: number;
@@ -96,7 +97,7 @@ export async function saveSettings(
     if (s.profit_type !== "fixed") return;
     const limit = Math.min(...[maxOf.get(s.page_id) ?? 0, perOrder].filter((v) => v > 0));
     if (Number.isFinite(limit) && value > limit)
-      errors.push(fieldMessage(`${at}/amount`, "shareExceedsMax", ctx.lng, { limit: (limit / 100).toFixed(2) }));
+      errors.push(fieldMessage(`${at}/amount`, "shareExceedsMax", ctx.lng, { limit: moneyText(limit) }));
   });
   if (errors.length) throw badRequest(errors);
   await tx.query(`delete from ${q("profit_setting")} where agent_id = $1`, [agentId]);

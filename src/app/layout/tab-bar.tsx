@@ -10,6 +10,7 @@ import { extensions } from "../../extensions/index.ts";
 import { confirmLeave } from "../unsaved.tsx";
 import { PAGE_TITLE_EVENT, type PageTitle } from "../page-title.ts";
 import { setOpenPages } from "./open-pages.ts";
+import { entityNameKey } from "../../schema/keys.ts";
 
 const HOME = "/";
 
@@ -73,7 +74,7 @@ export function TabBar() {
   const title = (tab: StoredTab) => {
     const name = t(`menu:routes.${tab.route}`);
     if (!tab.action) return name;
-    const entity = tab.entity && i18n.exists(`${tab.entity}:name`) ? t(`${tab.entity}:name`) : name;
+    const entity = tab.entity && i18n.exists(entityNameKey(tab.entity)) ? t(entityNameKey(tab.entity)) : name;
     if (tab.action === "create") return t("tabs.create", { entity: inPhrase(entity, i18n.resolvedLanguage) });
     const record = tab.title ?? `${entity} #${tab.id ?? ""}`;
     return tab.action === "edit" ? t("tabs.edit", { title: record }) : record;

@@ -19,6 +19,7 @@ import { Chart } from "./chart.tsx";
 import { CHART_FONT } from "./echarts.ts";
 import { WITHDRAWAL_QUEUE, TODO_LINKS } from "./links.ts";
 import { access, FIRST_DAYS, NAMESPACES, queries, type Days, type DataRow } from "./queries.ts";
+import { defEnumKey, entityKeyBase, enumKey } from "../../schema/keys.ts";
 
 /** ECharts and the map's outlines load with the map; sign-in's wait starts them (queries.ts). */
 export const DeviceMap = lazyScreen(() => import("./device-map.tsx").then((m) => m.DeviceMap), {
@@ -113,7 +114,7 @@ export function Dashboard() {
           center: ["50%", "44%"],
           label: { show: false },
           data: kinds.map((k) => ({
-            name: k.key ? t(`order:enum.device_kind.${k.key}`) : t("common:home.unknownKind"),
+            name: k.key ? t(enumKey(entityKeyBase("order"), "device_kind", k.key)) : t("common:home.unknownKind"),
             value: k.orders,
           })),
         },
@@ -314,7 +315,7 @@ export function Dashboard() {
                       key: "method",
                       title: t("withdrawal:fields.payout_method.label"),
                       dataIndex: "payout_method",
-                      render: (v: string) => t(`defs:enum.payoutMethod.${v}`),
+                      render: (v: string) => t(defEnumKey("payoutMethod", v)),
                     },
                     ...(can.review
                       ? [

@@ -12,6 +12,7 @@ import { queries } from "./queries.ts";
 import { Chart } from "./chart.tsx";
 import countries from "./countries.geo.json" with { type: "json" };
 import { CHART_FONT, echarts, loadFontsFor } from "./echarts.ts";
+import { entityKeyBase, enumKey } from "../../schema/keys.ts";
 
 /**
  * Devices of one outlet share its coordinates: each is set a few metres off it, on a sunflower spiral by
@@ -77,7 +78,7 @@ export function DeviceMap({ height = 460 }: { height?: number }) {
     setFontsReady(false);
     void loadFontsFor([
       ...Object.values(names),
-      ...Object.keys(STATUS_COLORS).map((s) => t(`machine:enum.status.${s}`)),
+      ...Object.keys(STATUS_COLORS).map((s) => t(enumKey(entityKeyBase("machine"), "status", s))),
     ]).then(() => live && setFontsReady(true));
     return () => {
       live = false;
@@ -130,7 +131,7 @@ export function DeviceMap({ height = 460 }: { height?: number }) {
       },
       series: statuses.map((status, i) => ({
         type: "scatter",
-        name: t(`machine:enum.status.${status}`),
+        name: t(enumKey(entityKeyBase("machine"), "status", status)),
         coordinateSystem: "geo",
         // One typed array per status: large mode draws it in one pass, whatever its size.
         data: new Float64Array(byStatus.get(status)!.coords),

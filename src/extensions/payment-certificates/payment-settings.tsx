@@ -31,6 +31,7 @@ import { formatDate } from "../../crud/format.ts";
 import { entityView } from "../../crud/model.ts";
 import type { PaySettingCertificatesAnswer } from "../../generated/types.ts";
 import { MASK } from "../../schema/constants.ts";
+import { entityKeyBase, fieldHelpKey, fieldLabelKey } from "../../schema/keys.ts";
 
 type Data = Record<string, unknown>;
 
@@ -73,7 +74,7 @@ export function PaymentSettings() {
   });
 
   const required = new Set(view.schema.required ?? []);
-  const label = (field: string) => t(`payment_setting:fields.${field}.label`);
+  const label = (field: string) => t(fieldLabelKey(entityKeyBase("payment_setting"), field));
   const isSet = (field: string) => settings.data?.[field] === MASK;
 
   if (settings.isLoading) return <Skeleton active />;
@@ -200,8 +201,8 @@ export function PaymentSettings() {
                         f.ui.widget === "switch" ? (value: unknown) => ({ checked: value === 1 }) : undefined
                       }
                       extra={
-                        i18n.exists(`payment_setting:fields.${f.name}.help`)
-                          ? t(`payment_setting:fields.${f.name}.help`)
+                        i18n.exists(fieldHelpKey(entityKeyBase("payment_setting"), f.name))
+                          ? t(fieldHelpKey(entityKeyBase("payment_setting"), f.name))
                           : undefined
                       }
                     >
