@@ -3,6 +3,7 @@
 // operations.ts (the operations' input schemas, loaded apart: the login page needs none of them).
 import type { Project } from "./model.ts";
 import { entityPermissions, operationPermission } from "./permissions.ts";
+import { runsInTransaction } from "../src/schema/transaction.ts";
 
 const ident = (id: string) =>
   id.replace(/[-_.]([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase()).replace(/^[A-Z]/, (c) => c.toLowerCase());
@@ -67,5 +68,12 @@ export type OperationCall =
 ${operations.map((o) => `  | ${JSON.stringify(o.$id)}`).join("\n")};
 
 export const operationCalls = Object.keys(operationSchemas) as OperationCall[];
+
+/** The calls whose handlers run in the transaction the route opens (x-operation.transaction, else all but GETs). */
+export type TransactionalCall =
+${operations
+  .filter((o) => runsInTransaction(o["x-operation"]))
+  .map((o) => `  | ${JSON.stringify(o.$id)}`)
+  .join("\n")};
 `;
 }

@@ -3,17 +3,17 @@
 // transition side effects). The composition root gathers the areas and refuses to start when a
 // declared operation has no handler, or a handler no declaration, or the two sit in different areas.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { OperationCall } from "../../src/generated/operations.ts";
+import type { OperationCall, TransactionalCall } from "../../src/generated/operations.ts";
 import type { EntityName, OperationAnswers, OperationInputs, TransitionKey } from "../../src/generated/types.ts";
 import type { Db } from "../db/db.ts";
-import type { Ctx } from "../entities/context.ts";
+import type { Ctx, TxCtx } from "../entities/context.ts";
 import type { EntityHooks, TransitionEffect } from "../entities/domain.ts";
 import type { ListQuery } from "../entities/repository.ts";
 import type { HttpError } from "../core/errors.ts";
 
-export interface OperationRun<I> {
-  /** With the open transaction (ctx.tx) unless the operation declares transaction: handler. */
-  ctx: Ctx;
+export interface OperationRun<I, C extends Ctx = Ctx> {
+  /** With the open transaction (ctx.tx, typed so: TxCtx) when the call runs in one (src/schema/transaction.ts). */
+  ctx: C;
   /** The validated input: the body (POST) or the query coerced to the schema's types (GET, DELETE). */
   input: I;
   /** Operations answering a page of the entity's records: the list parameters (page, sort, filters). */
@@ -25,12 +25,15 @@ export interface OperationRun<I> {
   file?: ReceivedFile & { prepared?: unknown };
 }
 
-export type Handler<I, A = unknown> = (run: OperationRun<I>) => Promise<A>;
+export type Handler<I, A = unknown, C extends Ctx = Ctx> = (run: OperationRun<I, C>) => Promise<A>;
 
 /** What a call's handler answers: the type its schema declares (`<Call>Answer`), else anything. */
 export type AnswerOf<K extends OperationCall> = K extends keyof OperationAnswers ? OperationAnswers[K] : unknown;
 
-export type Handlers = { [K in OperationCall]?: Handler<OperationInputs[K], AnswerOf<K>> };
+/** The context a call's handler gets: with its transaction when the call runs in one. */
+export type CtxOf<K extends OperationCall> = K extends TransactionalCall ? TxCtx : Ctx;
+
+export type Handlers = { [K in OperationCall]?: Handler<OperationInputs[K], AnswerOf<K>, CtxOf<K>> };
 
 /** A file as it arrived, on disk; removed when its call is over (a handler that keeps it moves it). */
 export interface ReceivedFile {

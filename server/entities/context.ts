@@ -39,12 +39,15 @@ export interface Ctx {
   turn?: Turn;
 }
 
+/** A context inside a transaction: what transition effects, bulk hooks and transactional calls' handlers get. */
+export type TxCtx = Ctx & { tx: Queryable };
+
 /** Where to read and write: the open transaction, or the database. */
 export const sqlOf = (ctx: Ctx): Queryable => ctx.tx ?? ctx.db;
 
 /** Runs fn in the context's transaction, opening one when there is none: all of it commits or none. */
-export function inTransaction<T>(ctx: Ctx, fn: (ctx: Ctx & { tx: Queryable }) => Promise<T>): Promise<T> {
-  if (ctx.tx) return fn(ctx as Ctx & { tx: Queryable });
+export function inTransaction<T>(ctx: Ctx, fn: (ctx: TxCtx) => Promise<T>): Promise<T> {
+  if (ctx.tx) return fn(ctx as TxCtx);
   return ctx.db.transaction((tx) => fn({ ...ctx, tx }));
 }
 

@@ -5,7 +5,7 @@
 //            when a withdrawal is refused, a review crediting income, ...)
 import type { Queryable } from "../db/db.ts";
 import type { Transition } from "../../src/schema/types.ts";
-import type { Ctx } from "./context.ts";
+import type { Ctx, TxCtx } from "./context.ts";
 import type { Row } from "./repository.ts";
 
 export interface EntityHooks {
@@ -27,7 +27,7 @@ export interface EntityHooks {
    */
   derive?(ctx: Ctx, rows: Row[]): Promise<void>;
   /** Before ids are moved to the recycle bin, restored or destroyed: may refuse with an HttpError. */
-  beforeBulk?(ctx: Ctx & { tx: Queryable }, op: "delete" | "recover" | "destroy", ids: number[]): Promise<void>;
+  beforeBulk?(ctx: TxCtx, op: "delete" | "recover" | "destroy", ids: number[]): Promise<void>;
 }
 
 export interface TransitionChange {
@@ -40,7 +40,7 @@ export interface TransitionChange {
 }
 
 /** Runs inside the state change's transaction; may write, and may return the record to answer instead. */
-export type TransitionEffect = (ctx: Ctx & { tx: Queryable }, change: TransitionChange) => Promise<Row | void>;
+export type TransitionEffect = (ctx: TxCtx, change: TransitionChange) => Promise<Row | void>;
 
 export interface Domain {
   hooks: ReadonlyMap<string, EntityHooks>;

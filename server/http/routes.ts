@@ -24,6 +24,7 @@ import { translate } from "../core/i18n.ts";
 import { ok } from "./envelope.ts";
 import { receiveFile } from "./intake.ts";
 import { rm } from "node:fs/promises";
+import { runsInTransaction } from "../../src/schema/transaction.ts";
 
 export type Method = "GET" | "POST" | "DELETE";
 
@@ -196,7 +197,7 @@ function operationRoute(
   const validate = operationValidator(operation.$id);
   const validateAnswer = checkAnswers ? answerValidator(operation.$id) : undefined;
   const pageOf: EntityModel | undefined = x.answer === "page" && x.entity ? modelOf(x.entity) : undefined;
-  const inTx = x.transaction ? x.transaction === "call" : x.method !== "GET";
+  const inTx = runsInTransaction(x);
   return async (request, reply) => {
     const ctx = request.ctx!;
     const query = (request.query ?? {}) as Record<string, unknown>;

@@ -248,3 +248,34 @@ export type OperationCall =
   | "version-upgrade";
 
 export const operationCalls = Object.keys(operationSchemas) as OperationCall[];
+
+/** The calls whose handlers run in the transaction the route opens (x-operation.transaction, else all but GETs). */
+export type TransactionalCall =
+  | "application-charge-set"
+  | "channel-plan-sync"
+  | "charge-plan-edit"
+  | "data-withdraw-apply"
+  | "goods-image"
+  | "logout"
+  | "machine-baketime-set"
+  | "machine-bg-set"
+  | "machine-bind-macname"
+  | "machine-bind-manage"
+  | "machine-bind-plan"
+  | "machine-bind-room"
+  | "machine-bind-shop"
+  | "machine-cup-set"
+  | "machine-init"
+  | "machine-replenishment-check"
+  | "machine-replenishment-goods"
+  | "machine-towel-set"
+  | "machine-unbind-macname"
+  | "manage-profit-save"
+  | "operator-unbind-machine"
+  | "order-check"
+  | "order-recycle-review"
+  | "order-refund"
+  | "recycle-withdraw-action"
+  | "shop-wifi-add"
+  | "upload"
+  | "version-upgrade";

@@ -14,7 +14,9 @@ import { domainAreas } from "../../server/domain/index.ts";
 /** The declared transitions, read from the schema files' x-states (not from the generated key list). */
 const declaredTransitions = new Set(
   Object.entries(entitySchemas).flatMap(([entity, schema]) =>
-    Object.values(schema["x-states"] ?? {}).flatMap((machine) => machine.transitions.map((t) => `${entity}.${t.action}`)),
+    Object.values(schema["x-states"] ?? {}).flatMap((machine) =>
+      machine.transitions.map((t) => `${entity}.${t.action}`),
+    ),
   ),
 );
 

@@ -3,9 +3,8 @@
 // (manage-pid-list), a superior's password reset (manage-reset-password), and the self-protection of
 // accounts and roles on delete (nobody deletes themselves, the platform admin, or a role in use).
 import { RESET_PASSWORD } from "../../../src/schema/constants.ts";
-import type { Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
-import { scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
+import { scopeOf, sqlOf, type Ctx, type TxCtx } from "../../entities/context.ts";
 import { derive, listRecords } from "../../entities/engine.ts";
 import { audit } from "../../entities/audit.ts";
 import { hashPassword } from "../../core/passwords.ts";
@@ -119,7 +118,7 @@ export const hierarchyHandlers: Handlers = {
  * Deleting agents: nobody deletes their own account or the platform admin (the agent without a
  * superior). Only the agents the caller sees are looked at, so an id outside the subtree stays a 404.
  */
-export async function protectAgents(ctx: Ctx & { tx: Queryable }, op: string, ids: number[]): Promise<void> {
+export async function protectAgents(ctx: TxCtx, op: string, ids: number[]): Promise<void> {
   if (op === "recover") return;
   const scope = repo.scopeClause(agentModel(), scopeOf(ctx.principal), 1);
   const { rows } = await ctx.tx.query<{ id: number; nickname: string; pid: number | null }>(
@@ -142,7 +141,7 @@ export function protectOperators(ctx: Ctx, op: string, ids: number[]): void {
  * A role is deleted only when no agent holds it, as its role or parent role, live or in the recycle bin
  * (a recovered agent must find its role): the refusal names the role and how many agents use it.
  */
-export async function protectRoles(ctx: Ctx & { tx: Queryable }, op: string, ids: number[]): Promise<void> {
+export async function protectRoles(ctx: TxCtx, op: string, ids: number[]): Promise<void> {
   if (op === "recover") return;
   const { rows } = await ctx.tx.query<{ name: string; n: number }>(
     `select r.name, count(a.id)::int as n

@@ -181,7 +181,7 @@ export const catalogue = defineArea({
       ),
 
     async "channel-plan-sync"({ ctx, input }) {
-      const tx = ctx.tx!;
+      const tx = ctx.tx;
       const scope = scopeClause(modelOf("channel_plan"), scopeOf(ctx.principal), 1);
       const { rows } = await tx.query<Row & { agent_path: string; channels: { goods_id: number }[]; name: string }>(
         `select * from ${q("channel_plan")} where id = $1 and deleted_at is null${scope.sql} for no key update`,

@@ -48,7 +48,7 @@ function wrongKind(machines: LockedMachine[], kinds: string[]): void {
 
 export const bindingHandlers: Handlers = {
   async "machine-bind-manage"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     const ids = idList(input.id);
     await lockMachines(tx, ctx, ids);
     // The new owner is one the caller sees (checked with the input: x-relation); its path is the scope.
@@ -81,7 +81,7 @@ export const bindingHandlers: Handlers = {
   },
 
   async "machine-bind-shop"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     const ids = idList(input.id);
     await lockMachines(tx, ctx, ids);
     await tx.query(
@@ -93,7 +93,7 @@ export const bindingHandlers: Handlers = {
   },
 
   async "machine-bind-plan"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     const ids = idList(input.id);
     const machines = await lockMachines(tx, ctx, ids);
     wrongKind(machines, ["vending"]);
@@ -135,7 +135,7 @@ export const bindingHandlers: Handlers = {
 
   // A charging plan applied to charging-cable devices: the plan is one the caller sees, the devices too.
   async "charge-plan-edit"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     const plan = modelOf("charge_plan");
     const scope = repo.scopeClause(plan, scopeOf(ctx.principal), 1);
     const { rows } = await tx.query(
@@ -155,7 +155,7 @@ export const bindingHandlers: Handlers = {
   },
 
   async "machine-bind-room"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     await lockMachines(tx, ctx, [input.id]);
     await tx.query(
       `update ${q("machine")} set room_number = $2, version = version + 1, updated_at = now() where id = $1`,
@@ -166,7 +166,7 @@ export const bindingHandlers: Handlers = {
   },
 
   async "machine-bind-macname"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     const [machine] = await lockMachines(tx, ctx, [input.id]);
     if (machine.mac_id === input.mac_id) return detail(ctx, modelOf("machine"), input.id);
     try {
@@ -203,7 +203,7 @@ export const bindingHandlers: Handlers = {
   },
 
   async "machine-unbind-macname"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     const [machine] = await lockMachines(tx, ctx, [input.id]);
     await tx.query(
       `update ${q("machine")} set mac_id = null, last_report_at = null, version = version + 1, updated_at = now()
@@ -215,7 +215,7 @@ export const bindingHandlers: Handlers = {
   },
 
   async "machine-init"({ ctx, input }) {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     await lockMachines(tx, ctx, [input.id]);
     await tx.query(`delete from ${q("machine_channel")} where machine_id = $1`, [input.id]);
     await tx.query(`delete from ${q("operator_binding")} where machine_id = $1`, [input.id]);

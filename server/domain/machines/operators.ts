@@ -73,7 +73,7 @@ export const operatorHooks: Record<string, EntityHooks> = {
 
 export const operatorHandlers: Handlers = {
   "operator-unbind-machine": async ({ ctx, input }) => {
-    const tx = ctx.tx!;
+    const tx = ctx.tx;
     const model = modelOf("operator_binding");
     const ids = input.id === undefined ? undefined : [...new Set(Array.isArray(input.id) ? input.id : [input.id])];
     if (!ids) {

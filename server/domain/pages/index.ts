@@ -95,7 +95,7 @@ export const pages = defineArea({
     },
 
     async "application-charge-set"({ ctx, input }) {
-      const tx = ctx.tx!;
+      const tx = ctx.tx;
       const amount = input.charge_type === "free" ? 0 : input.charge_amount!;
       const { rows } = await tx.query(
         `update ${q("application")} set charge_type = $2, charge_amount = $3, version = version + 1, updated_at = now()

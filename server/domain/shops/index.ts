@@ -25,7 +25,7 @@ export const shops = defineArea({
   name: "shops",
   handlers: {
     async "shop-wifi-add"({ ctx, input }) {
-      const tx = ctx.tx!;
+      const tx = ctx.tx;
       const names = batchNames(input.prefix, input.count, input.start_number);
       const { rows } = await tx.query<{ id: number; ssid: string }>(
         `insert into ${q("wifi")} (shop_id, ssid, password, status, agent_id, agent_path)
