@@ -34,7 +34,7 @@ function mobileIn(region: Region, rng: Rng): string {
   return `+86 1${rng.int(30, 89)} ${rng.digits(4)} ${rng.digits(4)}`;
 }
 
-/** The sessions of a sample of the paid charging orders, and of every one still in use. */
+/** The sessions of up to 240 paid charging orders: a sample of them, and those still in use. */
 async function chargeLogs(seed: Seed, { plans, machines }: Inputs): Promise<Rows["charge_log"][]> {
   const { tx, rng, nowMs } = seed;
   const byId = new Map(machines.map((m) => [m.id, m]));
