@@ -1,5 +1,5 @@
 // The fixed material of the demo seed: the agent tree, outlets at real places, the goods catalogue,
-// device hardware and names. demo.ts turns it into rows; nothing here touches the database.
+// device hardware and names. The seed's steps (steps/) turn it into rows; nothing here touches the database.
 
 export type Kind = "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";
 export const KINDS: Kind[] = ["vending", "charging_cable", "charging_pile", "dryer", "car_wash"];
