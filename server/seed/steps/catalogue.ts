@@ -5,6 +5,7 @@ import { CATEGORIES, GOODS, type GoodsSpec } from "../data.ts";
 import { insertMany, slug, type Seed } from "./kit.ts";
 import type { Rows } from "./rows.ts";
 import { owner, type CatalogItem, type Catalogues, type Seeded, type SeededAgent } from "./seeded.ts";
+import { moneyText } from "../../core/money.ts";
 
 /** The wholesale price an agent passes goods on to its sub-agents at. */
 const downPrice = (g: GoodsSpec) => Math.round((g.cost + (g.price - g.cost) * 0.4) / 10) * 10;
@@ -79,7 +80,7 @@ async function seedCatalogue(seed: Seed, agent: SeededAgent, parentCatalog?: Cat
       spec_attributes: g.spec ? [{ name: g.spec.name, values: g.spec.values.map(([v]) => v) }] : undefined,
       spec_price: g.spec?.values[0][1],
       spec_pic: g.spec ? `/uploads/demo/goods/${s}-spec.jpg` : undefined,
-      desc_spec_price: g.spec ? g.spec.values.map(([v, p]) => `${v}: ${(p / 100).toFixed(2)}`).join("; ") : undefined,
+      desc_spec_price: g.spec ? g.spec.values.map(([v, p]) => `${v}: ${moneyText(p)}`).join("; ") : undefined,
       description: g.description,
       open_sync_subor: agent.children.length ? 1 : 0,
       sync_user: agent.children.length ? agent.children.map((c) => c.id) : undefined,

@@ -3,7 +3,7 @@
 // server's own money functions.
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
-import type { Ctx } from "../../entities/context.ts";
+import type { TxCtx } from "../../entities/context.ts";
 import { money as moneyArea } from "../../domain/money/index.ts";
 import type { Rows } from "./rows.ts";
 
@@ -142,7 +142,7 @@ export async function setState(tx: Queryable, key: string, value: unknown): Prom
 // ---------------------------------------------------------------- the money functions' caller
 
 /** The platform admin's context inside the seed's transaction, with the money area's side effects. */
-export function adminContext(tx: Queryable, admin: { id: number; path: string }): Ctx & { tx: Queryable } {
+export function adminContext(tx: Queryable, admin: { id: number; path: string }): TxCtx {
   return {
     db: undefined as never, // every call of the seed uses the transaction
     tx,

@@ -12,8 +12,7 @@ import { modelOf } from "../../model/model.ts";
 import { adminContext, dateOnly, DAY, insertMany, localDayStart, ORDER_DAYS, type Seed } from "./kit.ts";
 import type { Rows } from "./rows.ts";
 import { owner, type AgentTree, type Seeded, type SeededAgent } from "./seeded.ts";
-
-const PAID_LIKE = ["paid", "refund_requested", "refund_success", "partial_refund"];
+import { PAID_STATES } from "../../../src/schema/groups.ts";
 
 export async function seedMoney(seed: Seed, { agents, pages }: Pick<Seeded, "agents" | "pages">): Promise<void> {
   const { tx } = seed;
@@ -102,7 +101,7 @@ async function recordDay(seed: Seed, from: Date, to: Date): Promise<void> {
   const { tx } = seed;
   const { rows: paid } = await tx.query<{ id: number }>(
     `select id from ${q("order")} where pay_time >= $1 and pay_time < $2 and pay_status = any($3) order by pay_time, id`,
-    [from.toISOString(), to.toISOString(), PAID_LIKE],
+    [from.toISOString(), to.toISOString(), PAID_STATES],
   );
   for (let i = 0; i < paid.length; i += 20_000)
     await recordPayments(
