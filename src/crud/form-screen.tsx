@@ -10,7 +10,7 @@ import { RecordStatus, useSave } from "./record-state.tsx";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import type { EntityView } from "./model.ts";
 import { usePageTitle } from "../app/page-title.ts";
-import { recordTitle } from "./operations.tsx";
+import { recordTitle } from "./action-sources.tsx";
 
 type Data = Record<string, unknown>;
 

@@ -14,8 +14,8 @@ import { formatDateTime } from "./format.ts";
 import { usePageTitle } from "../app/page-title.ts";
 import { useRecordTitles, useRelationTitles } from "./relations.ts";
 import { useScreen } from "./resource.ts";
-import { StateActions } from "./state-actions.tsx";
-import { RowOperations, recordTitle } from "./operations.tsx";
+import { recordActions, recordTitle } from "./action-sources.tsx";
+import { ActionButtons } from "./actions.tsx";
 import { prefetchRelated, RelatedList } from "./related-list.tsx";
 import { WITH_RECORD_FRESH_MS } from "./refresh.ts";
 import type { EntityName } from "../generated/types.ts";
@@ -70,8 +70,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
         }
         extra={
           <Space wrap>
-            <StateActions screen={screen} record={record} size="middle" onDone={() => void query.refetch()} />
-            <RowOperations view={view} record={record} onDone={() => void query.refetch()} />
+            <ActionButtons actions={recordActions(screen, record)} size="middle" onDone={() => void query.refetch()} />
             {screen.can("update") && resource.edit && (
               <Link to={resource.edit.replace(":id", String(id))}>
                 <Button type="primary">{t("actions.edit")}</Button>

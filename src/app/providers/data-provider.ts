@@ -14,7 +14,7 @@
 import type { BaseRecord, CrudFilter, CrudSort, DataProvider } from "@refinedev/core";
 import type { CallKind, XEntity } from "../../schema/types.ts";
 import i18n from "i18next";
-import { api, ApiError, type Query } from "../api.ts";
+import { api, ApiError, download, type Query } from "../api.ts";
 
 type Calls = Record<string, { calls: XEntity["calls"]; base: string }>;
 let registry: Promise<Calls> | undefined;
@@ -63,6 +63,10 @@ export function listQuery(filters: CrudFilter[] = [], sorters: CrudSort[] = []):
     Object.assign(query, { sort: sorters.map((s) => s.field).join(","), order: sorters.map((s) => s.order).join(",") });
   return query;
 }
+
+/** Downloads a list's export (the entity's export call) as the list is filtered and sorted on screen. */
+export const downloadList = (call: string, filters: CrudFilter[], sorters: CrudSort[]): Promise<void> =>
+  download(call, listQuery(filters, sorters));
 
 interface ListAnswer<T> {
   list: T[];

@@ -1,0 +1,226 @@
+// One way to run "a button that runs a declared call" (DESIGN §9): a state transition (x-states) and an
+// operation (x-operation) both become an Action (action-sources.ts), and one runner takes any of them
+// through the same steps: a warning when it cannot start (nothing selected), a confirmation naming the
+// action and the record, or a dialog generated from its input (its starting values loaded first where
+// the declaration says), the call, its field errors kept in the dialog, the success message, and the
+// refresh of lists, details, titles and histories. A file an action answers is shown (an image) or saved.
+// Rows, bulk bars, toolbars, detail screens and the dashboard place actions through ActionButtons.
+import { Button, Dropdown, Space, App } from "antd";
+import { DownOutlined, DownloadOutlined } from "@ant-design/icons";
+import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { saveFile, type ApiError, type FileAnswer } from "../app/api.ts";
+import { LazySchemaForm } from "./lazy-schema-form.tsx";
+import type { EntityView, FormView } from "./model.ts";
+import { PageModal } from "./page-modal.tsx";
+import { useRefreshAfterAction } from "./refresh.ts";
+
+type Values = Record<string, unknown>;
+
+/** What a call gave back: the success message's words, or a file (nothing reloads after a file). */
+export interface ActionOutcome {
+  message?: string;
+  file?: FileAnswer;
+}
+
+/** The form an action asks before it runs. */
+export interface ActionDialog {
+  view: EntityView | FormView;
+  schema: Values;
+  /** The starting values (empty, the record's own, or what the declaration's loader answers). */
+  initial: () => Promise<Values>;
+  /** Shown above the form: the record's summary, the confirmation. */
+  above?: ReactNode;
+}
+
+export interface Action {
+  /** The transition's action or the operation's call name. */
+  key: string;
+  label: string;
+  danger?: boolean;
+  /** A warning instead of a start (a bulk action with nothing selected). */
+  refused?: string;
+  /** Asked before a run without dialog. */
+  confirm?: { text: string; danger?: boolean };
+  dialog?: ActionDialog;
+  /** Where a file title names the record ("QR code: VM-0001"). */
+  fileTitle?: string;
+  run: (input: Values) => Promise<ActionOutcome>;
+}
+
+/**
+ * Starts actions and holds what they open (their dialog, the file they answered): `element` is rendered
+ * once beside the buttons. `onDone` follows every successful run (a bulk bar clears its selection).
+ */
+export function useActionRunner(onDone?: () => void) {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const refresh = useRefreshAfterAction();
+  const [dialog, setDialog] = useState<{ action: Action; initial: Values; errors?: ApiError }>();
+  const [shown, setShown] = useState<{ action: Action; file: FileAnswer; url: string }>();
+  const [busy, setBusy] = useState<string>();
+
+  const execute = async (action: Action, input: Values) => {
+    const outcome = await action.run(input);
+    if (outcome.file) {
+      const { file } = outcome;
+      if (file.blob.type.startsWith("image/")) setShown({ action, file, url: URL.createObjectURL(file.blob) });
+      else saveFile(file);
+      return;
+    }
+    message.success(outcome.message ?? t("messages.actionSuccess", { action: action.label }));
+    await refresh();
+    onDone?.();
+  };
+  const failed = (error: unknown) => void message.error((error as ApiError).message);
+
+  const start = async (action: Action) => {
+    if (action.refused) return void message.warning(action.refused);
+    if (action.dialog) {
+      try {
+        setDialog({ action, initial: await action.dialog.initial() });
+      } catch (error) {
+        failed(error);
+      }
+      return;
+    }
+    if (action.confirm) {
+      modal.confirm({
+        title: action.label,
+        content: action.confirm.text,
+        okText: action.label,
+        cancelText: t("actions.cancel"),
+        okButtonProps: { danger: action.confirm.danger },
+        onOk: () => execute(action, {}).catch(failed),
+      });
+      return;
+    }
+    setBusy(action.key);
+    await execute(action, {}).catch(failed);
+    setBusy(undefined);
+  };
+
+  const closeFile = () => {
+    if (shown) URL.revokeObjectURL(shown.url);
+    setShown(undefined);
+  };
+  const open = dialog?.action.dialog;
+  const element = (
+    <>
+      {dialog && open && (
+        <PageModal title={dialog.action.label} footer={null} onCancel={() => setDialog(undefined)} destroyOnHidden>
+          {open.above}
+          <LazySchemaForm
+            view={open.view}
+            schema={open.schema}
+            initial={dialog.initial}
+            serverErrors={dialog.errors?.fieldErrors}
+            submitText={dialog.action.label}
+            onCancel={() => setDialog(undefined)}
+            onSubmit={async (values) => {
+              try {
+                await execute(dialog.action, values);
+                setDialog(undefined);
+              } catch (error) {
+                setDialog({ ...dialog, errors: error as ApiError });
+                if (!(error as ApiError).fieldErrors?.length) failed(error);
+              }
+            }}
+          />
+        </PageModal>
+      )}
+      {shown && (
+        <PageModal
+          title={shown.action.fileTitle ?? shown.action.label}
+          onCancel={closeFile}
+          destroyOnHidden
+          footer={[
+            <Button key="close" onClick={closeFile}>
+              {t("actions.close")}
+            </Button>,
+            <Button key="download" type="primary" icon={<DownloadOutlined />} onClick={() => saveFile(shown.file)}>
+              {t("actions.download")}
+            </Button>,
+          ]}
+        >
+          <div className="operation-file">
+            <img src={shown.url} alt={shown.file.name} width={256} height={256} />
+            <div>{shown.file.name}</div>
+          </div>
+        </PageModal>
+      )}
+    </>
+  );
+  return { start, busy, element };
+}
+
+type Runner = ReturnType<typeof useActionRunner>;
+
+/** One action's button, run by a runner its screen holds (a toolbar placing buttons among its own). */
+export function ActionButton({
+  action,
+  runner,
+  size = "small",
+  type = "link",
+}: {
+  action: Action;
+  runner: Runner;
+  size?: "small" | "middle";
+  type?: "link" | "default";
+}) {
+  return (
+    <Button
+      size={size}
+      type={type}
+      danger={action.danger}
+      loading={runner.busy === action.key}
+      onClick={() => void runner.start(action)}
+    >
+      {action.label}
+    </Button>
+  );
+}
+
+interface ButtonsProps {
+  actions: Action[];
+  size?: "small" | "middle";
+  type?: "link" | "default";
+  /** On list rows, more than two actions fold into a "More" menu to keep rows one line high. */
+  compact?: boolean;
+  onDone?: () => void;
+}
+
+/** A button for each action (or, compact, a "More" menu), all run by one runner. */
+export function ActionButtons({ actions, size = "small", type = "link", compact, onDone }: ButtonsProps) {
+  const { t } = useTranslation();
+  const runner = useActionRunner(onDone);
+  if (actions.length === 0) return null;
+  return (
+    <>
+      {compact && actions.length > 2 ? (
+        <Dropdown
+          trigger={["click"]}
+          menu={{
+            items: actions.map((action) => ({
+              key: action.key,
+              label: action.label,
+              danger: action.danger,
+              onClick: () => void runner.start(action),
+            })),
+          }}
+        >
+          <Button size={size} type="link" icon={<DownOutlined />} iconPosition="end">
+            {t("actions.more")}
+          </Button>
+        </Dropdown>
+      ) : (
+        <Space size={4} wrap>
+          {actions.map((action) => (
+            <ActionButton key={action.key} action={action} runner={runner} size={size} type={type} />
+          ))}
+        </Space>
+      )}
+      {runner.element}
+    </>
+  );
+}

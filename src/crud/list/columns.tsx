@@ -1,0 +1,77 @@
+// The list's table columns: the id, the schema's list columns (x-ui.column) in order with their
+// formatted values, the creation time (or, in the recycle bin, the deletion time), and the actions.
+// A column shows from a width its priority allows, so a narrow screen keeps the key columns.
+import type { CrudSort } from "@refinedev/core";
+import type { TableColumnsType } from "antd";
+import type { Breakpoint } from "antd/es/_util/responsiveObserver";
+import type { TFunction } from "i18next";
+import type { ReactNode } from "react";
+import { FieldValue } from "../field-value.tsx";
+import { formatDateTime, type TitleMaps } from "../format.ts";
+import type { EntityView, FieldView } from "../model.ts";
+import type { Row } from "./use-entity-list.ts";
+
+/**
+ * A column's priority (x-ui.priority): 1 for key columns, always shown; the title and the state are key
+ * columns unless the schema says otherwise; anything else is 2.
+ */
+export function priorityOf(view: EntityView, field: FieldView): 1 | 2 | 3 {
+  return field.ui.priority ?? (field.name === view.titleField || view.states.has(field.name) ? 1 : 2);
+}
+
+/** Where a column of each priority shows: 2 from 1200 px wide, 3 from 1600 px. */
+const SHOWN_FROM: Record<1 | 2 | 3, Breakpoint[] | undefined> = { 1: undefined, 2: ["xl"], 3: ["xxl"] };
+
+function sortOrderOf(sorters: CrudSort[], field: string): "ascend" | "descend" | null {
+  const sorter = sorters.find((s) => s.field === field);
+  return sorter ? (sorter.order === "asc" ? "ascend" : "descend") : null;
+}
+
+interface Options {
+  view: EntityView;
+  recycle: boolean;
+  sorters: CrudSort[];
+  titles: TitleMaps;
+  t: TFunction;
+  lng: string | undefined;
+  /** A row's actions, when rows have any. */
+  actions?: (row: Row) => ReactNode;
+}
+
+export function listColumns({ view, recycle, sorters, titles, t, lng, actions }: Options): TableColumnsType<Row> {
+  const date = (v: string) => (v ? <span className="cell-date">{formatDateTime(v, lng)}</span> : "-");
+  const keyTime = view.columns.some((f) => f.kind === "datetime" && priorityOf(view, f) === 1);
+  const columns: TableColumnsType<Row> = [
+    { title: t("fields.id"), dataIndex: "id", key: "id", width: 80, sorter: true, fixed: "left" },
+    ...view.columns.map((field) => ({
+      title: t(field.label),
+      dataIndex: field.name,
+      key: field.name,
+      width: field.ui.width,
+      responsive: SHOWN_FROM[priorityOf(view, field)],
+      sorter: field.ui.sortable === true,
+      sortOrder: sortOrderOf(sorters, field.name),
+      render: (value: unknown) => <FieldValue field={field} value={value} titles={titles} />,
+    })),
+    recycle
+      ? { title: t("fields.deleted_at"), dataIndex: "deleted_at", key: "deleted_at", render: date }
+      : {
+          title: t("fields.created_at"),
+          dataIndex: "created_at",
+          key: "created_at",
+          // Where a time of the record's own is a key column (an order's time), the creation time matters less.
+          responsive: SHOWN_FROM[keyTime ? 3 : 2],
+          sorter: true,
+          sortOrder: sortOrderOf(sorters, "created_at"),
+          render: date,
+        },
+  ];
+  if (actions)
+    columns.push({
+      title: t("fields.action"),
+      key: "actions",
+      fixed: "right",
+      render: (_: unknown, row: Row) => actions(row),
+    });
+  return columns;
+}

@@ -1,0 +1,109 @@
+// The list's toolbar: add, the toolbar's operations, the selected rows' operations and commands (with
+// their count), then export (as filtered and sorted) and refresh. On a phone, where rows are cards
+// without checkboxes, the bulk buttons are left out.
+import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from "@ant-design/icons";
+import type { CrudFilter, CrudSort } from "@refinedev/core";
+import { App, Button, Space, Typography } from "antd";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import type { ApiError } from "../../app/api.ts";
+import { downloadList } from "../../app/providers/data-provider.ts";
+import { operationAction } from "../action-sources.tsx";
+import { ActionButton, useActionRunner } from "../actions.tsx";
+import type { ScreenContext } from "../resource.ts";
+import type { ListAccess } from "./access.ts";
+import type { ListCommands } from "./commands.ts";
+
+interface Props {
+  screen: ScreenContext;
+  can: ListAccess;
+  phone: boolean;
+  selected: number[];
+  clearSelection: () => void;
+  commands: ListCommands;
+  /** The list as shown, for its export. */
+  filters: CrudFilter[];
+  sorters: CrudSort[];
+  onRefresh: () => void;
+}
+
+export function ListToolbar({
+  screen,
+  can,
+  phone,
+  selected,
+  clearSelection,
+  commands,
+  filters,
+  sorters,
+  onRefresh,
+}: Props) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const toolbarRunner = useActionRunner();
+  const bulkRunner = useActionRunner(clearSelection);
+  const { view, resource } = screen;
+  const bulk = selected.length > 0;
+  return (
+    <div className="list-toolbar">
+      <Space wrap>
+        {can.add && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(resource.create!)}>
+            {t("actions.create")}
+          </Button>
+        )}
+        {can.toolbar.map((operation) => (
+          <ActionButton
+            key={operation.$id}
+            action={operationAction(view, operation)}
+            runner={toolbarRunner}
+            type="default"
+            size="middle"
+          />
+        ))}
+        {!phone &&
+          can.bulk.map((operation) => (
+            <ActionButton
+              key={operation.$id}
+              action={operationAction(view, operation, { ids: selected })}
+              runner={bulkRunner}
+              type="default"
+              size="middle"
+            />
+          ))}
+        {can.restore && !phone && (
+          <Button icon={<UndoOutlined />} disabled={!bulk} onClick={() => commands.confirmBulk("restore", selected)}>
+            {t("actions.restore")}
+          </Button>
+        )}
+        {can.remove && !phone && (
+          <Button
+            danger
+            icon={<DeleteOutlined />}
+            disabled={!bulk}
+            onClick={() => commands.confirmBulk(can.permanent ? "destroy" : "delete", selected)}
+          >
+            {t(can.permanent ? "actions.destroy" : "actions.delete")}
+          </Button>
+        )}
+        {bulk && <Typography.Text type="secondary">{t("list.selected", { count: selected.length })}</Typography.Text>}
+      </Space>
+      {toolbarRunner.element}
+      {bulkRunner.element}
+      <Space>
+        {can.export && (
+          <Button
+            icon={<DownloadOutlined />}
+            onClick={() =>
+              downloadList(view.x.calls.export!, filters, sorters).catch((e: ApiError) => message.error(e.message))
+            }
+          >
+            {t("actions.export")}
+          </Button>
+        )}
+        <Button icon={<ReloadOutlined />} aria-label={t("actions.refresh")} onClick={onRefresh} />
+      </Space>
+    </div>
+  );
+}
