@@ -6,12 +6,17 @@
 // everything typed kept. Screenshots of each step in the five languages at 1440 px and 390 px.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { openPage, ROOT, SHOTS, signIn, startConsole, type Console } from "./harness.ts";
-
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
-const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
+import {
+  type Console,
+  expectFits,
+  inLanguage,
+  LANGUAGES,
+  locale,
+  openPage,
+  shot,
+  signIn,
+  startConsole,
+} from "./harness.ts";
 
 let c: Console;
 let agentA: { id: number; nickname: string };
@@ -148,31 +153,20 @@ describe("adding an agent with the wizard", () => {
 
 describe("the wizard in every language", () => {
   it.each(LANGUAGES)("%s: each step at 1440 px and 390 px (screenshots kept)", async (lng) => {
-    const tab = await openPage(c, { lang: lng });
-    try {
-      await signIn(c, tab.page, "agent_a");
-      const words = locale(lng, "common").agentWizard;
-      for (const [width, height] of [
-        [1440, 900],
-        [390, 844],
-      ]) {
-        await tab.page.setViewportSize({ width, height });
-        await tab.page.goto(`${c.url}/manage/add`);
-        const wizard = tab.page.locator("[data-testid=agent-wizard]");
-        await tab.page.locator("#root_account").waitFor();
-        expect(await wizard.innerText()).toContain(words.profile);
-        await tab.page.screenshot({ path: join(SHOTS, `agent-wizard-1-${lng}-${width}.png`), animations: "disabled" });
-        await fillAccount(tab.page, `shot_${lng}_${width}`);
-        await tab.page.locator("#role_id").waitFor();
-        const text = await wizard.innerText();
-        expect(text).toContain(locale(lng, "agent").fields.pid.label);
-        expect(text).not.toMatch(/agentWizard\.|fields\.|undefined|\{\{/);
-        expect(await tab.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        await tab.page.screenshot({ path: join(SHOTS, `agent-wizard-2-${lng}-${width}.png`), animations: "disabled" });
-      }
-      expect(tab.errors).toEqual([]);
-    } finally {
-      await tab.context.close();
-    }
+    const words = locale(lng, "common").agentWizard;
+    await inLanguage(c, lng, "agent_a", async ({ page }, { width }) => {
+      await page.goto(`${c.url}/manage/add`);
+      const wizard = page.locator("[data-testid=agent-wizard]");
+      await page.locator("#root_account").waitFor();
+      expect(await wizard.innerText()).toContain(words.profile);
+      await shot(page, `agent-wizard-1-${lng}-${width}`);
+      await fillAccount(page, `shot_${lng}_${width}`);
+      await page.locator("#role_id").waitFor();
+      const text = await wizard.innerText();
+      expect(text).toContain(locale(lng, "agent").fields.pid.label);
+      expect(text).not.toMatch(/agentWizard\.|fields\.|undefined|\{\{/);
+      await expectFits(page, width);
+      await shot(page, `agent-wizard-2-${lng}-${width}`);
+    });
   });
 });

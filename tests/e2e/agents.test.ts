@@ -4,13 +4,21 @@
 // Screenshots of the confirmation and of the detail panel in the five languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { RESET_PASSWORD } from "../../src/schema/constants.ts";
-import { filterField, openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
-
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
-const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
+import {
+  type Console,
+  filterField,
+  inLanguage,
+  LANGUAGES,
+  locale,
+  openPage,
+  shot,
+  signIn,
+  startConsole,
+  type Tab,
+  tableRows,
+  WIDTHS,
+} from "./harness.ts";
 
 let c: Console;
 interface AgentRow {
@@ -118,14 +126,12 @@ describe("an agent's detail", () => {
 
 describe("agent screens in every language", () => {
   it.each(LANGUAGES)("%s: the reset confirmation and the detail's tree panel (screenshots kept)", async (lng) => {
-    const tab = await openPage(c, { lang: lng });
-    try {
-      await signIn(c, tab.page, "admin");
-      const { confirmation } = await openResetConfirmation(tab.page, lng);
+    const look = async ({ page }: Tab) => {
+      const { confirmation } = await openResetConfirmation(page, lng);
       const text = await confirmation.innerText();
       expect(text).toContain(a1.nickname);
       expect(text).not.toMatch(/operations\.|undefined|\{\{/);
-      await tab.page.screenshot({ path: join(SHOTS, `agent-reset-confirm-${lng}.png`), animations: "disabled" });
+      await shot(page, `agent-reset-confirm-${lng}`);
       // antd spaces out two-character CJK labels ("取 消"): the cancel button is the one not danger-styled.
       const cancel = confirmation.locator(".ant-modal-confirm-btns button:not(.ant-btn-dangerous)");
       expect((await cancel.innerText()).replace(/\s/g, "")).toBe(
@@ -133,20 +139,14 @@ describe("agent screens in every language", () => {
       );
       await cancel.click();
       await confirmation.waitFor({ state: "detached" });
-      await tab.page.goto(`${c.url}/manage/list/show/${a.id}`);
-      await tab.page.locator("[data-testid=agent-superiors] .ant-list-item").first().waitFor();
-      await tab.page.locator("[data-testid=agent-subordinates] .ant-list-item").first().waitFor();
-      const panel = await tab.page.locator("[data-testid=agent-tree]").innerText();
+      await page.goto(`${c.url}/manage/list/show/${a.id}`);
+      await page.locator("[data-testid=agent-superiors] .ant-list-item").first().waitFor();
+      await page.locator("[data-testid=agent-subordinates] .ant-list-item").first().waitFor();
+      const panel = await page.locator("[data-testid=agent-tree]").innerText();
       expect(panel).toContain(locale(lng, "agent").operations["manage-up"].name);
       expect(panel).not.toMatch(/agentTree\.|operations\.|undefined|\{\{/);
-      await tab.page.screenshot({
-        path: join(SHOTS, `agent-detail-${lng}.png`),
-        fullPage: true,
-        animations: "disabled",
-      });
-      expect(tab.errors).toEqual([]);
-    } finally {
-      await tab.context.close();
-    }
+      await shot(page, `agent-detail-${lng}`, { fullPage: true });
+    };
+    await inLanguage(c, lng, "admin", look, { widths: [WIDTHS[0]] });
   });
 });

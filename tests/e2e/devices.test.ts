@@ -5,11 +5,9 @@
 // (1440 px) in the five languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { filterField, openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
+import { type Console, filterField, locale, openPage, SHOTS, signIn, startConsole, tableRows } from "./harness.ts";
 
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
 const machine = locale("en", "machine");
 const common = locale("en", "common");
 

@@ -1,9 +1,10 @@
 // The console as users meet it: the built console and the real server on an in-memory database with
 // the demo data, driven by real Chromium. Each test file starts its own server; pages record every
 // console error so a test can require none.
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import { expect } from "vitest";
 import type { FastifyInstance } from "fastify";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openPglite, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
@@ -121,3 +122,66 @@ export const filterField = (page: Page, path: string, name: string) =>
  */
 export const onPage = (page: Page, path: string, selector: string) =>
   page.locator(`.page-fade[data-current][data-path="${new URL(path, "http://x").pathname}"]`).locator(selector);
+
+// ---------------------------------------------------------------- the language × width sweep
+
+/** The console's five languages, as a user picks them (localStorage "lang"). */
+export const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
+export type Lng = (typeof LANGUAGES)[number];
+
+/** A namespace's texts in a language, as the console has them (locales/<lng>/<ns>.json). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests reach into the texts by their keys
+export const locale = (lng: string, ns: string): any =>
+  JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
+
+/** The two widths every screen is looked at: a laptop and a phone. */
+export const WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+export type Viewport = { width: number; height: number };
+
+interface SweepOptions {
+  /** The widths to look at, in turn (both by default). */
+  widths?: readonly Viewport[];
+  /** The browser's own locale, where a screen reads it. */
+  locale?: string;
+  /** After the widths, in the same tab (a state the screen reaches only once). */
+  after?: (tab: Tab) => Promise<void>;
+  /** The page errors that must not have happened (all of them by default; a test may expect some). */
+  unexpected?: (errors: string[]) => string[];
+}
+
+/**
+ * One language of the sweep: a tab in `lng`, signed in as `account`, set to each width in turn for `look`;
+ * then no page error may have been seen. The tab is closed whatever happens.
+ */
+export async function inLanguage(
+  c: Console,
+  lng: Lng,
+  account: string,
+  look: (tab: Tab, viewport: Viewport) => Promise<void>,
+  options: SweepOptions = {},
+): Promise<void> {
+  const tab = await openPage(c, { lang: lng, locale: options.locale });
+  try {
+    await signIn(c, tab.page, account);
+    for (const viewport of options.widths ?? WIDTHS) {
+      await tab.page.setViewportSize(viewport);
+      await look(tab, viewport);
+    }
+    await options.after?.(tab);
+    expect((options.unexpected ?? ((errors) => errors))(tab.errors)).toEqual([]);
+  } finally {
+    await tab.context.close();
+  }
+}
+
+/** The page is no wider than the window: nothing to scroll sideways. */
+export async function expectFits(page: Page, width: number): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+}
+
+/** A screenshot kept in tests/e2e/screenshots, with animations stopped. */
+export const shot = (target: Page | Locator, name: string, options: { fullPage?: boolean } = {}) =>
+  target.screenshot({ path: join(SHOTS, `${name}.png`), animations: "disabled", ...options });

@@ -5,14 +5,22 @@
 // here is the demo's (signed by the vendor for the demo's installation and key); others are made here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHmac, generateKeyPairSync, sign } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { forgetLicence } from "../../server/domain/licence/index.ts";
 import { DEMO_SERIAL } from "../../server/seed/demo.ts";
-import { openPage, ROOT, SHOTS, signIn, startConsole, type Console } from "./harness.ts";
+import {
+  type Console,
+  expectFits,
+  inLanguage,
+  LANGUAGES,
+  locale,
+  openPage,
+  shot,
+  signIn,
+  startConsole,
+  type Tab,
+  type Viewport,
+} from "./harness.ts";
 
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
-const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
 /** The demo seed's key and installation (DESIGN.md section 6). */
 const DEMO_KEY = "demo-secret-key-mekong-2026";
 const DEMO_INSTALLATION = "demo-mekong-smart-retail";
@@ -157,45 +165,37 @@ describe("the licence", () => {
 
 describe("the licence in every language", () => {
   it.each(LANGUAGES)("%s: the panel and the expired page at 1440 px and 390 px (screenshots kept)", async (lng) => {
-    const tab = await openPage(c, { lang: lng });
     const words = locale(lng, "common");
-    try {
-      await signIn(c, tab.page, "admin");
-      for (const [width, height] of [
-        [1440, 900],
-        [390, 844],
-      ]) {
-        await tab.page.setViewportSize({ width, height });
-        await tab.page.goto(`${c.url}/setting/upgrade`);
-        const panel = tab.page.locator("[data-testid=licence]");
-        await expect
-          .poll(() => panel.locator("[data-testid=licence-state]").innerText())
-          .toBe(words.licence.state.licensed);
-        await panel.scrollIntoViewIfNeeded();
-        const text = await panel.innerText();
-        expect(text).not.toMatch(/licence\.|undefined|\{\{/);
-        expect(text).toContain(words.licence.installation);
-        expect(await panel.getByRole("button", { name: words.licence.copy }).count()).toBe(1);
-        expect(await tab.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        await panel.screenshot({ path: join(SHOTS, `licence-${lng}-${width}.png`), animations: "disabled" });
-      }
-      // The expired page as the administrator sees it.
+    const look = async ({ page }: Tab, { width }: Viewport) => {
+      await page.goto(`${c.url}/setting/upgrade`);
+      const panel = page.locator("[data-testid=licence]");
+      await expect
+        .poll(() => panel.locator("[data-testid=licence-state]").innerText())
+        .toBe(words.licence.state.licensed);
+      await panel.scrollIntoViewIfNeeded();
+      const text = await panel.innerText();
+      expect(text).not.toMatch(/licence\.|undefined|\{\{/);
+      expect(text).toContain(words.licence.installation);
+      expect(await panel.getByRole("button", { name: words.licence.copy }).count()).toBe(1);
+      await expectFits(page, width);
+      await shot(panel, `licence-${lng}-${width}`);
+    };
+    // The expired page as the administrator sees it.
+    const expired = async ({ page }: Tab) => {
       const before = await stored();
       await expire();
-      await tab.page.goto(`${c.url}/goods/list`);
-      await tab.page.waitForURL(`${c.url}/expired`);
-      await tab.page.getByText(words.messages.systemExpired).waitFor();
+      await page.goto(`${c.url}/goods/list`);
+      await page.waitForURL(`${c.url}/expired`);
+      await page.getByText(words.messages.systemExpired).waitFor();
       await expect
-        .poll(() => tab.page.locator("[data-testid=licence-state]").innerText())
+        .poll(() => page.locator("[data-testid=licence-state]").innerText())
         .toBe(words.licence.state.expired);
-      expect(await tab.page.locator("body").innerText()).not.toMatch(/licence\.|undefined|\{\{/);
-      expect(await tab.page.locator("[data-testid=licence-installation]").innerText()).toBe(DEMO_INSTALLATION);
-      await tab.page.screenshot({ path: join(SHOTS, `licence-expired-${lng}-390.png`), animations: "disabled" });
+      expect(await page.locator("body").innerText()).not.toMatch(/licence\.|undefined|\{\{/);
+      expect(await page.locator("[data-testid=licence-installation]").innerText()).toBe(DEMO_INSTALLATION);
+      await shot(page, `licence-expired-${lng}-390`);
       await c.db.query(`update sys_state set value = $1 where key = 'licence:serial'`, [JSON.stringify(before)]);
       forgetLicence(c.db);
-      expect(besides(tab.errors, 402)).toEqual([]);
-    } finally {
-      await tab.context.close();
-    }
+    };
+    await inLanguage(c, lng, "admin", look, { after: expired, unexpected: (errors) => besides(errors, 402) });
   });
 });

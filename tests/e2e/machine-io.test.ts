@@ -4,12 +4,10 @@
 // code shown and downloaded from the device list, a ZIP for the selected devices.
 import ExcelJS from "exceljs";
 import { importFile } from "../support/import-file.ts";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console, type Tab } from "./harness.ts";
+import { type Console, locale, openPage, SHOTS, signIn, startConsole, type Tab, tableRows } from "./harness.ts";
 
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
 const wizard = (lng: string) => locale(lng, "machine_import").wizard;
 const machine = locale("en", "machine");
 

@@ -6,13 +6,24 @@
 // readable tab titles.
 // Screenshots in the five languages at 1440 px and on a 390 px phone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { resources } from "../../src/generated/resources.ts";
-import { onPage, openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
+import {
+  type Console,
+  expectFits,
+  inLanguage,
+  LANGUAGES,
+  locale,
+  onPage,
+  openPage,
+  shot,
+  signIn,
+  startConsole,
+  type Tab,
+  tableRows,
+  type Viewport,
+  WIDTHS,
+} from "./harness.ts";
 
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
-const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
 const PHONE = { width: 390, height: 844 };
 
 let c: Console;
@@ -565,37 +576,25 @@ describe("screenshots", () => {
   it.each(LANGUAGES)(
     "%s: lists, a detail and a form at 1440 px and 390 px (kept)",
     async (lng) => {
-      const { page, context, errors } = await openPage(c, { lang: lng, locale: lng });
-      try {
-        await signIn(c, page, "admin");
-        const plan = await one<{ id: number }>(
-          `select id from channel_plan where deleted_at is null order by id limit 1`,
-        );
-        for (const [size, viewport] of [
-          ["1440", { width: 1440, height: 900 }],
-          ["390", PHONE],
+      const plan = await one<{ id: number }>(
+        `select id from channel_plan where deleted_at is null order by id limit 1`,
+      );
+      const look = async ({ page }: Tab, { width }: Viewport) => {
+        const phone = width < 768;
+        for (const [name, path, ready] of [
+          ["orders", "/order/applicationList", phone ? ".row-card" : ".ant-table-row"],
+          ["goods", "/goods/list", phone ? ".row-card" : ".ant-table-row"],
+          ["plan-detail", `/channelPlan/list/show/${plan.id}`, ".sub-table"],
+          ["plan-form", `/channelPlan/list/edit/${plan.id}`, ".table-array"],
         ] as const) {
-          await page.setViewportSize(viewport);
-          for (const [name, path, ready] of [
-            ["orders", "/order/applicationList", size === "390" ? ".row-card" : ".ant-table-row"],
-            ["goods", "/goods/list", size === "390" ? ".row-card" : ".ant-table-row"],
-            ["plan-detail", `/channelPlan/list/show/${plan.id}`, ".sub-table"],
-            ["plan-form", `/channelPlan/list/edit/${plan.id}`, ".table-array"],
-          ] as const) {
-            await go(page, path);
-            await onPage(page, path, ready).first().waitFor();
-            await page.locator(".ant-spin-spinning").first().waitFor({ state: "detached" });
-            await page.screenshot({
-              path: join(SHOTS, `presentation-${name}-${lng}-${size}.png`),
-              animations: "disabled",
-            });
-            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-          }
+          await go(page, path);
+          await onPage(page, path, ready).first().waitFor();
+          await page.locator(".ant-spin-spinning").first().waitFor({ state: "detached" });
+          await shot(page, `presentation-${name}-${lng}-${width}`);
+          await expectFits(page, width);
         }
-        expect(errors).toEqual([]);
-      } finally {
-        await context.close();
-      }
+      };
+      await inLanguage(c, lng, "admin", look, { widths: [WIDTHS[0], PHONE], locale: lng });
     },
     120_000,
   );

@@ -7,9 +7,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { resources } from "../../src/generated/resources.ts";
-import { onPage, openPage, ROOT, SHOTS, signIn, startConsole, tableRows, type Console } from "./harness.ts";
-
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
+import { type Console, locale, onPage, openPage, ROOT, SHOTS, signIn, startConsole, tableRows } from "./harness.ts";
 
 /** The shipped font each language's script needs (fonts are bundled; the machine may have none). */
 const FONT: Record<string, string> = {

@@ -2,12 +2,19 @@
 // confirmation that names the version, the published versions; an application's upgrade to its newest
 // version. Screenshots in the five languages at 1440 px and on a 390 px phone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openPage, ROOT, SHOTS, signIn, startConsole, type Console } from "./harness.ts";
-
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
-const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
+import {
+  type Console,
+  expectFits,
+  inLanguage,
+  LANGUAGES,
+  locale,
+  openPage,
+  shot,
+  SHOTS,
+  signIn,
+  startConsole,
+} from "./harness.ts";
 
 let c: Console;
 let installed: string;
@@ -95,26 +102,15 @@ describe("upgrading an application", () => {
 
 describe("the upgrade screen in every language", () => {
   it.each(LANGUAGES)("%s at 1440 px and 390 px (screenshots kept)", async (lng) => {
-    const tab = await openPage(c, { lang: lng });
-    try {
-      await signIn(c, tab.page, "admin");
-      for (const [width, height] of [
-        [1440, 900],
-        [390, 844],
-      ]) {
-        await tab.page.setViewportSize({ width, height });
-        await tab.page.goto(`${c.url}/setting/upgrade`);
-        const screen = tab.page.locator("[data-testid=system-upgrade]");
-        await screen.locator(".ant-table-row").first().waitFor();
-        const text = await screen.innerText();
-        expect(text).toContain(locale(lng, "common").systemUpgrade.history);
-        expect(text).not.toMatch(/systemUpgrade\.|undefined|\{\{/);
-        expect(await tab.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        await tab.page.screenshot({ path: join(SHOTS, `system-upgrade-${lng}-${width}.png`), animations: "disabled" });
-      }
-      expect(tab.errors).toEqual([]);
-    } finally {
-      await tab.context.close();
-    }
+    await inLanguage(c, lng, "admin", async ({ page }, { width }) => {
+      await page.goto(`${c.url}/setting/upgrade`);
+      const screen = page.locator("[data-testid=system-upgrade]");
+      await screen.locator(".ant-table-row").first().waitFor();
+      const text = await screen.innerText();
+      expect(text).toContain(locale(lng, "common").systemUpgrade.history);
+      expect(text).not.toMatch(/systemUpgrade\.|undefined|\{\{/);
+      await expectFits(page, width);
+      await shot(page, `system-upgrade-${lng}-${width}`);
+    });
   });
 });
