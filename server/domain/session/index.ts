@@ -1,20 +1,20 @@
 // Calls around the session and the console shell (SPEC section 7, auth and common): login, logout,
-// menu, modify-password, version-check / version-upgrade, the role editor's permission list and role
-// pickers, and a record's audit history.
+// menu, user-info, modify-password, the login page's settings and a record's audit history; the version
+// check (versions.ts) and the role editor's permission list and pickers (roles.ts) join them here.
 import { menu } from "../../../src/generated/resources.ts";
-import { operationSchemas } from "../../../src/generated/operations.ts";
-import { operationKeyBase } from "../../../src/schema/keys.ts";
-import { operationOfPermission } from "../../../src/schema/permissions.ts";
+
 import { can, requirePermission, sqlOf, type Ctx, type Principal } from "../../entities/context.ts";
 import { hashPassword } from "../../core/passwords.ts";
 import { history } from "../../entities/audit.ts";
 import { models } from "../../model/model.ts";
 import { q } from "../../core/sql.ts";
-import { allPermissions, checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "./auth.ts";
+import { checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "./auth.ts";
 import { badRequest, HttpError } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
-import { ranksBelow } from "../accounts/place.ts";
+
 import { defineArea } from "../area.ts";
+import { roleHandlers } from "./roles.ts";
+import { versionHandlers } from "./versions.ts";
 
 export const userOf = (p: Principal) => ({
   id: p.id,
@@ -37,25 +37,6 @@ export function menuFor(ctx: Ctx) {
     .filter((group) => group.routes.length > 0);
 }
 
-/** The installed version and the newest one published (version-list), as SPEC's version check wants. */
-async function versions(ctx: Ctx) {
-  const db = sqlOf(ctx);
-  const latest = (
-    await db.query<{ version_number: string }>(`select version_number from ${q("version")} order by id desc limit 1`)
-  ).rows[0]?.version_number;
-  const installed =
-    (await db.query<{ value: string }>(`select value from sys_state where key = 'installed_version'`)).rows[0]?.value ??
-    latest;
-  return { latest, installed };
-}
-
-/** The label of a permission key an operation declares (the role editor shows it); entity keys have theirs. */
-const OPERATION_PERMISSION_LABELS = new Map(
-  Object.values(operationSchemas)
-    .filter((o) => o["x-operation"].permission.includes("."))
-    .map((o) => [o["x-operation"].permission, `${operationKeyBase(o)}name`]),
-);
-
 export const session = defineArea({
   name: "session",
   setup(app, db) {
@@ -69,6 +50,8 @@ export const session = defineArea({
     app.addHook("onClose", async () => clearInterval(timer));
   },
   handlers: {
+    ...versionHandlers,
+    ...roleHandlers,
     async login({ ctx, input, request }) {
       const result = await login(ctx.db, input.account, input.password, request.ip);
       const sessionCtx = { ...ctx, principal: result.principal };
@@ -128,44 +111,6 @@ export const session = defineArea({
       return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
     },
 
-    async "version-check"({ ctx }) {
-      const { latest, installed } = await versions(ctx);
-      return {
-        version: installed ?? "0.0.0",
-        digits: (installed ?? "0.0.0").split(".").map(Number),
-        latest: latest ?? null,
-        can_update: latest && installed !== latest ? 1 : 0,
-      };
-    },
-
-    async "version-upgrade"({ ctx }) {
-      const { latest } = await versions(ctx);
-      if (!latest) throw new HttpError(409, "stateConflict");
-      await sqlOf(ctx).query(
-        `insert into sys_state (key, value) values ('installed_version', $1) on conflict (key) do update set value = excluded.value`,
-        [JSON.stringify(latest)],
-      );
-      return { version: latest };
-    },
-
-    async "manage-role-permission"() {
-      return allPermissions().map((key) => ({
-        key,
-        entity: key.split(".")[0],
-        operation: operationOfPermission(key),
-        ...(OPERATION_PERMISSION_LABELS.has(key) ? { label: OPERATION_PERMISSION_LABELS.get(key) } : {}),
-      }));
-    },
-
-    // Role pickers of the agent form. down: the roles the caller may grant (all their permissions are the
-    // caller's; force_down=1 only those strictly below the caller's own level). up: the ranks above the caller's own.
-    async "manage-role-down"({ ctx, input }) {
-      return rolePicker(ctx, "down", input.force_down === 1);
-    },
-    async "manage-role-up"({ ctx }) {
-      return rolePicker(ctx, "up", false);
-    },
-
     async "record-history"({ ctx, input }) {
       const model = models.get(input.entity);
       if (!model) throw new HttpError(404, "notFound");
@@ -174,28 +119,3 @@ export const session = defineArea({
     },
   },
 });
-
-async function rolePicker(ctx: Ctx, direction: "up" | "down", forceDown: boolean) {
-  const db = sqlOf(ctx);
-  const { rows } = await db.query<{ id: number; name: string; level: number; permissions: string[] | null }>(
-    `select id, name, level, permissions from ${q("role")} order by level, id`,
-  );
-  const own =
-    ctx.principal.kind === "agent" && (!ctx.principal.isAdmin || forceDown)
-      ? (
-          await db.query<{ level: number; id: number }>(
-            `select r.id, r.level from ${q("agent")} a join ${q("role")} r on r.id = a.role_id where a.id = $1`,
-            [ctx.principal.id],
-          )
-        ).rows[0]
-      : undefined;
-  // One rule of rank with the server's own check of a new agent's place (accounts/place.ts).
-  const picked = rows.filter((role) =>
-    direction === "up"
-      ? ctx.principal.isAdmin || (own !== undefined && ranksBelow(own.level, role.level))
-      : (role.permissions ?? []).every((p) => can(ctx.principal, p)) &&
-        // force_down: strictly below the caller's own rank, never a peer's or its own.
-        !(forceDown && (own === undefined || !ranksBelow(role.level, own.level))),
-  );
-  return picked.map((role) => ({ id: role.id, title: role.name, level: role.level }));
-}

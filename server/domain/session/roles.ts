@@ -1,0 +1,62 @@
+// The role editor's permission list and the agent form's role pickers (SPEC section 7, auth): every
+// permission key with its label, and the roles a caller may grant or the ranks above its own.
+import { operationSchemas } from "../../../src/generated/operations.ts";
+import { operationKeyBase } from "../../../src/schema/keys.ts";
+import { operationOfPermission } from "../../../src/schema/permissions.ts";
+import { q } from "../../core/sql.ts";
+import { can, sqlOf, type Ctx } from "../../entities/context.ts";
+import { ranksBelow } from "../accounts/place.ts";
+import type { Handlers } from "../area.ts";
+import { allPermissions } from "./auth.ts";
+
+/** The label of a permission key an operation declares (the role editor shows it); entity keys have theirs. */
+const OPERATION_PERMISSION_LABELS = new Map(
+  Object.values(operationSchemas)
+    .filter((o) => o["x-operation"].permission.includes("."))
+    .map((o) => [o["x-operation"].permission, `${operationKeyBase(o)}name`]),
+);
+
+export const roleHandlers: Handlers = {
+  async "manage-role-permission"() {
+    return allPermissions().map((key) => ({
+      key,
+      entity: key.split(".")[0],
+      operation: operationOfPermission(key),
+      ...(OPERATION_PERMISSION_LABELS.has(key) ? { label: OPERATION_PERMISSION_LABELS.get(key) } : {}),
+    }));
+  },
+
+  // Role pickers of the agent form. down: the roles the caller may grant (all their permissions are the
+  // caller's; force_down=1 only those strictly below the caller's own level). up: the ranks above the caller's own.
+  async "manage-role-down"({ ctx, input }) {
+    return rolePicker(ctx, "down", input.force_down === 1);
+  },
+  async "manage-role-up"({ ctx }) {
+    return rolePicker(ctx, "up", false);
+  },
+};
+
+async function rolePicker(ctx: Ctx, direction: "up" | "down", forceDown: boolean) {
+  const db = sqlOf(ctx);
+  const { rows } = await db.query<{ id: number; name: string; level: number; permissions: string[] | null }>(
+    `select id, name, level, permissions from ${q("role")} order by level, id`,
+  );
+  const own =
+    ctx.principal.kind === "agent" && (!ctx.principal.isAdmin || forceDown)
+      ? (
+          await db.query<{ level: number; id: number }>(
+            `select r.id, r.level from ${q("agent")} a join ${q("role")} r on r.id = a.role_id where a.id = $1`,
+            [ctx.principal.id],
+          )
+        ).rows[0]
+      : undefined;
+  // One rule of rank with the server's own check of a new agent's place (accounts/place.ts).
+  const picked = rows.filter((role) =>
+    direction === "up"
+      ? ctx.principal.isAdmin || (own !== undefined && ranksBelow(own.level, role.level))
+      : (role.permissions ?? []).every((p) => can(ctx.principal, p)) &&
+        // force_down: strictly below the caller's own rank, never a peer's or its own.
+        !(forceDown && (own === undefined || !ranksBelow(role.level, own.level))),
+  );
+  return picked.map((role) => ({ id: role.id, title: role.name, level: role.level }));
+}
