@@ -3,26 +3,11 @@
 // dragging (dnd-kit, keyboard included), each module's settings beside it with SPEC §9's image ratios, a
 // live phone-sized preview, undo (the button or Ctrl+Z), and the page's own fields below. The layout is
 // checked by schemas/page-layout.json here and again by the server, which also refuses a second
-// three-grid module; leaving with unsaved changes asks first.
-import { DeleteOutlined, HolderOutlined, PlusOutlined, UndoOutlined } from "@ant-design/icons";
-import {
-  closestCenter,
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  useDraggable,
-  useDroppable,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-} from "@dnd-kit/core";
-import {
-  arrayMove,
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from "@dnd-kit/sortable";
+// three-grid module; leaving with unsaved changes asks first. Here the screen with its palette, settings
+// and preview columns; the modules' column is modules-card.tsx, the modules with their undo history
+// use-module-history.ts, dragging use-module-drag.ts and saving use-page-save.ts.
+import { HolderOutlined, PlusOutlined } from "@ant-design/icons";
+import { DndContext, useDraggable } from "@dnd-kit/core";
 import { CSS } from "@dnd-kit/utilities";
 import { useQuery } from "@tanstack/react-query";
 import {
@@ -32,7 +17,6 @@ import {
   Card,
   Col,
   ColorPicker,
-  Empty,
   Form,
   Input,
   InputNumber,
@@ -45,10 +29,9 @@ import {
   Switch,
   Typography,
 } from "antd";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import i18n, { type TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { forgetUnsaved, useUnsavedChanges } from "../../app/unsaved.tsx";
 import { useNavigate, useParams } from "react-router";
 import { api, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
@@ -68,10 +51,13 @@ import {
   type LayoutModule,
   type ModuleType,
 } from "./layout.ts";
+import { ModulesCard } from "./modules-card.tsx";
 import { ModulePreview } from "./preview.tsx";
+import { PALETTE, useModuleDrag } from "./use-module-drag.ts";
+import { useModuleHistory } from "./use-module-history.ts";
+import { usePageSave } from "./use-page-save.ts";
 
 type Data = Record<string, unknown>;
-const PALETTE = "palette:";
 const CELL_RATIOS = ["2:1", "15:16", "4:5", "4:1", "2:5", "6:7", "4:3"];
 
 export function LayoutEditor({ route }: ExtensionProps) {
@@ -101,15 +87,11 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
   const { view } = screen;
   const initialModules = ((record?.layout as { modules?: LayoutModule[] } | undefined)?.modules ??
     []) as LayoutModule[];
-  const [modules, setModules] = useState<LayoutModule[]>(initialModules);
-  const [past, setPast] = useState<LayoutModule[][]>([]);
+  const { modules, past, commit, undo } = useModuleHistory(initialModules);
   const [selected, setSelected] = useState<string | undefined>(initialModules[0]?.id);
-  // A changed layout is unsaved input: leaving the page (a link, a tab, the browser's tab) asks first.
-  const { changed } = useUnsavedChanges();
-  const [serverErrors, setServerErrors] = useState<ApiError["fieldErrors"]>([]);
   // The layout's problems as it stands: shown on the module's settings at once, listed once a save tried.
   const problems = useMemo(() => layoutProblems({ modules }), [modules]);
-  const [triedSave, setTriedSave] = useState(false);
+  const { save, serverErrors, triedSave } = usePageSave(record, modules, problems);
   const palette = useQuery({
     queryKey: ["renovation-home-type"],
     queryFn: () => api("renovation-home-type"),
@@ -126,34 +108,6 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
   // The page's own fields: its schema's form (the layout is a hidden field there; the editor's modules
   // replace it when saving).
   const schema = useMemo(() => formSchema(view, record ? "edit" : "create"), [view, record]);
-
-  const commit = useCallback(
-    (next: LayoutModule[]) => {
-      setPast((history) => [...history.slice(-49), modules]);
-      setModules(next);
-      changed();
-    },
-    [modules, changed],
-  );
-  const undo = useCallback(() => {
-    setPast((history) => {
-      if (!history.length) return history;
-      setModules(history[history.length - 1]);
-      return history.slice(0, -1);
-    });
-  }, []);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const typing = (event.target as HTMLElement | null)?.closest("input, textarea, [contenteditable=true]");
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z" && !typing) {
-        event.preventDefault();
-        undo();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [undo]);
 
   const add = (type: ModuleType, at = modules.length) => {
     const module = newModule(type);
@@ -175,144 +129,41 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
       cancelText: t("common:actions.cancel"),
       onOk: () => commit(modules.filter((m) => m.id !== moduleId)),
     });
+  const drag = useModuleDrag(modules, add, commit);
 
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
-  // The page as a whole is a drop target only for a module coming from the palette; a module being
-  // reordered lands on the module it is over.
-  const [fromPalette, setFromPalette] = useState(false);
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    setFromPalette(false);
-    if (!over) return;
-    const activeId = String(active.id);
-    const overIndex = modules.findIndex((m) => m.id === over.id);
-    if (activeId.startsWith(PALETTE)) {
-      add(activeId.slice(PALETTE.length) as ModuleType, overIndex < 0 ? modules.length : overIndex);
-      return;
-    }
-    const from = modules.findIndex((m) => m.id === activeId);
-    if (from >= 0 && overIndex >= 0 && from !== overIndex) commit(arrayMove(modules, from, overIndex));
-  };
-
-  const save = async (fields: Data) => {
-    const layout = { modules };
-    setTriedSave(true);
-    if (problems.length) return;
-    const body = { ...fields, layout, ...(record ? { id: record.id, version: record.version } : {}) };
-    try {
-      const saved = await api<Data>(record ? "renovation-update" : "renovation-add", { method: "POST", body });
-      forgetUnsaved();
-      setServerErrors([]);
-      void message.success(t(record ? "common:messages.editSuccess" : "common:messages.addSuccess"));
-      if (!record) navigate(`/page/edit/${String(saved.id)}`, { replace: true });
-      else navigate(0);
-    } catch (error) {
-      const failed = error as ApiError;
-      setServerErrors(failed.fieldErrors ?? []);
-      void message.error(failed.message);
-    }
-  };
-
-  const current = modules.find((m) => m.id === selected);
-  const layoutError = serverErrors?.find((e) => e.field.startsWith("layout"))?.message;
   return (
     <Space direction="vertical" size={16} style={{ width: "100%" }} data-testid="layout-editor">
-      <DndContext
-        sensors={sensors}
-        collisionDetection={closestCenter}
-        onDragStart={({ active }) => setFromPalette(String(active.id).startsWith(PALETTE))}
-        onDragCancel={() => setFromPalette(false)}
-        onDragEnd={onDragEnd}
-      >
+      <DndContext {...drag.context}>
         <Row gutter={[16, 16]}>
           <Col xs={24} lg={5}>
-            <Card className="screen-card" variant="borderless" title={t("common:layoutEditor.palette")} size="small">
-              <Space direction="vertical" style={{ width: "100%" }} data-testid="layout-palette">
-                {MODULE_TYPES.map((type) => (
-                  <PaletteItem key={type} type={type} label={labelOf(type)} onAdd={() => add(type)} />
-                ))}
-              </Space>
-            </Card>
+            <PaletteCard labelOf={labelOf} onAdd={add} />
           </Col>
           <Col xs={24} lg={7}>
-            <Card
-              className="screen-card"
-              variant="borderless"
-              size="small"
-              title={t("common:layoutEditor.modules")}
-              extra={
-                <Button icon={<UndoOutlined />} disabled={!past.length} onClick={undo} data-testid="layout-undo">
-                  {t("common:layoutEditor.undo")}
-                </Button>
-              }
-            >
-              {layoutError && <Alert type="error" showIcon message={layoutError} style={{ marginBottom: 8 }} />}
-              {triedSave && problems.length > 0 && (
-                <Alert
-                  type="error"
-                  showIcon
-                  message={t("common:layoutEditor.invalid")}
-                  description={
-                    <ul className="layout-problems">
-                      {problems.map((p, i) => (
-                        <li key={i}>
-                          {p.index !== undefined && `${labelOf(modules[p.index].type)} ${p.index + 1}: `}
-                          {problemText(p)}
-                        </li>
-                      ))}
-                    </ul>
-                  }
-                  style={{ marginBottom: 8 }}
-                />
-              )}
-              <Canvas accepts={fromPalette}>
-                <SortableContext items={modules.map((m) => m.id)} strategy={verticalListSortingStrategy}>
-                  {modules.length === 0 ? (
-                    <Empty description={t("common:layoutEditor.empty")} />
-                  ) : (
-                    modules.map((m) => (
-                      <SortableModule
-                        key={m.id}
-                        module={m}
-                        label={labelOf(m.type)}
-                        selected={m.id === selected}
-                        onSelect={() => setSelected(m.id)}
-                        onRemove={() => remove(m.id)}
-                      />
-                    ))
-                  )}
-                </SortableContext>
-              </Canvas>
-            </Card>
+            <ModulesCard
+              modules={modules}
+              selected={selected}
+              fromPalette={drag.fromPalette}
+              canUndo={past.length > 0}
+              onUndo={undo}
+              layoutError={serverErrors?.find((e) => e.field.startsWith("layout"))?.message}
+              problems={triedSave ? problems : []}
+              labelOf={labelOf}
+              problemText={problemText}
+              onSelect={setSelected}
+              onRemove={remove}
+            />
           </Col>
           <Col xs={24} lg={6}>
-            <Card className="screen-card" variant="borderless" size="small" title={t("common:layoutEditor.settings")}>
-              {current ? (
-                <ModuleSettings
-                  key={current.id}
-                  module={current}
-                  onChange={change}
-                  errors={Object.fromEntries(
-                    problems
-                      .filter((p) => p.field && p.index === modules.indexOf(current))
-                      .map((p) => [p.field!, problemText(p)]),
-                  )}
-                />
-              ) : (
-                <Typography.Text type="secondary">{t("common:layoutEditor.pick")}</Typography.Text>
-              )}
-            </Card>
+            <SettingsCard
+              module={modules.find((m) => m.id === selected)}
+              modules={modules}
+              problems={problems}
+              problemText={problemText}
+              onChange={change}
+            />
           </Col>
           <Col xs={24} lg={6}>
-            <Card className="screen-card" variant="borderless" size="small" title={t("common:layoutEditor.preview")}>
-              <div className="phone-preview" data-testid="layout-preview">
-                {modules.map((m) => (
-                  <ModulePreview key={m.id} module={m} label={labelOf(m.type)} />
-                ))}
-              </div>
-            </Card>
+            <PreviewCard modules={modules} labelOf={labelOf} />
           </Col>
         </Row>
       </DndContext>
@@ -334,6 +185,20 @@ function Editor({ routeId, record }: { routeId: string; record?: Data }) {
   );
 }
 
+/** The module types, each dragged onto the page or added last with its +. */
+function PaletteCard({ labelOf, onAdd }: { labelOf: (type: string) => string; onAdd: (type: ModuleType) => void }) {
+  const { t } = useTranslation("common");
+  return (
+    <Card className="screen-card" variant="borderless" title={t("common:layoutEditor.palette")} size="small">
+      <Space direction="vertical" style={{ width: "100%" }} data-testid="layout-palette">
+        {MODULE_TYPES.map((type) => (
+          <PaletteItem key={type} type={type} label={labelOf(type)} onAdd={() => onAdd(type)} />
+        ))}
+      </Space>
+    </Card>
+  );
+}
+
 function PaletteItem({ type, label, onAdd }: { type: ModuleType; label: string; onAdd: () => void }) {
   const { attributes, listeners, setNodeRef, transform } = useDraggable({ id: `${PALETTE}${type}` });
   return (
@@ -351,56 +216,50 @@ function PaletteItem({ type, label, onAdd }: { type: ModuleType; label: string; 
   );
 }
 
-function Canvas({ accepts, children }: { accepts: boolean; children: React.ReactNode }) {
-  const { setNodeRef, isOver } = useDroppable({ id: "canvas", disabled: !accepts });
+/** The page as the customer's phone shows it, roughly, as it is edited. */
+function PreviewCard({ modules, labelOf }: { modules: LayoutModule[]; labelOf: (type: string) => string }) {
+  const { t } = useTranslation("common");
   return (
-    <div ref={setNodeRef} className={`layout-canvas${isOver ? " over" : ""}`} data-testid="layout-canvas">
-      {children}
-    </div>
+    <Card className="screen-card" variant="borderless" size="small" title={t("common:layoutEditor.preview")}>
+      <div className="phone-preview" data-testid="layout-preview">
+        {modules.map((m) => (
+          <ModulePreview key={m.id} module={m} label={labelOf(m.type)} />
+        ))}
+      </div>
+    </Card>
   );
 }
 
-interface SortableModuleProps {
-  module: LayoutModule;
-  label: string;
-  selected: boolean;
-  onSelect: () => void;
-  onRemove: () => void;
+interface SettingsCardProps {
+  /** The selected module, if any. */
+  module?: LayoutModule;
+  modules: LayoutModule[];
+  /** The whole layout's: the selected module's are shown on its settings. */
+  problems: LayoutProblem[];
+  problemText: (problem: LayoutProblem) => string;
+  onChange: (next: LayoutModule) => void;
 }
 
-function SortableModule({ module, label, selected, onSelect, onRemove }: SortableModuleProps) {
+/** The selected module's settings, the layout's problems in them shown on each (or a word to pick one). */
+function SettingsCard({ module, modules, problems, problemText, onChange }: SettingsCardProps) {
   const { t } = useTranslation("common");
-  const { attributes, listeners, setNodeRef, transform, transition } = useSortable({ id: module.id });
   return (
-    <div
-      ref={setNodeRef}
-      className={`layout-module${selected ? " selected" : ""}`}
-      style={{ transform: CSS.Transform.toString(transform), transition }}
-      data-testid="layout-module"
-      data-type={module.type}
-      onClick={onSelect}
-    >
-      <span
-        className="drag-handle"
-        {...attributes}
-        {...listeners}
-        aria-label={t("layoutEditor.move", { module: label })}
-      >
-        <HolderOutlined />
-      </span>
-      <span className="module-label">{label}</span>
-      <Button
-        size="small"
-        type="text"
-        danger
-        icon={<DeleteOutlined />}
-        aria-label={t("actions.delete")}
-        onClick={(event) => {
-          event.stopPropagation();
-          onRemove();
-        }}
-      />
-    </div>
+    <Card className="screen-card" variant="borderless" size="small" title={t("common:layoutEditor.settings")}>
+      {module ? (
+        <ModuleSettings
+          key={module.id}
+          module={module}
+          onChange={onChange}
+          errors={Object.fromEntries(
+            problems
+              .filter((p) => p.field && p.index === modules.indexOf(module))
+              .map((p) => [p.field!, problemText(p)]),
+          )}
+        />
+      ) : (
+        <Typography.Text type="secondary">{t("common:layoutEditor.pick")}</Typography.Text>
+      )}
+    </Card>
   );
 }
 

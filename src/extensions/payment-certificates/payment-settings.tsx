@@ -3,12 +3,11 @@
 // server answers only whether one is set, an empty input keeps it, typing replaces it. Each certificate
 // or key shows what the stored file holds (subject, fingerprint, expiry, with a warning within 30 days)
 // and is replaced by an upload the server checks is of the field's own kind. The schema says which
-// fields there are, which are required and which are secret; this screen only lays them out.
+// fields there are, which are required and which are secret; this screen only lays them out (its state,
+// the uploads and the save are use-payment-settings.ts).
 import { CheckCircleOutlined, ExclamationCircleOutlined, UploadOutlined } from "@ant-design/icons";
-import { useQuery } from "@tanstack/react-query";
 import {
   Alert,
-  App,
   Button,
   Card,
   Col,
@@ -23,26 +22,13 @@ import {
   Typography,
   Upload,
 } from "antd";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, postFile, type ApiError } from "../../app/api.ts";
+import { postFile, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import { formatDate } from "../../crud/format.ts";
-import { entityView } from "../../crud/model.ts";
-import type { PaySettingCertificatesAnswer } from "../../generated/types.ts";
-import { MASK } from "../../schema/constants.ts";
 import { entityKeyBase, fieldHelpKey, fieldLabelKey } from "../../schema/keys.ts";
-
-type Data = Record<string, unknown>;
-
-/** A certificate field as pay-setting-certificates answers it. */
-type StoredCertificate = PaySettingCertificatesAnswer[number];
-
-/**
- * A certificate's description: as stored (pay-setting-certificates) or as just uploaded (the upload answers
- * it with the whole days until it expires, as the server counts them).
- */
-type CertificateInfo = NonNullable<StoredCertificate["info"]> & { days_left?: number | null };
+import { usePaymentSettings, type CertificateInfo, type StoredCertificate } from "./use-payment-settings.ts";
 
 /** The sections, by the fields' name prefix; each field is laid out as its schema says. */
 const SECTIONS = [
@@ -58,24 +44,10 @@ export const EXPIRY_WARNING_DAYS = 30;
 
 export function PaymentSettings() {
   const { t, i18n } = useTranslation(["payment_setting", "common", "validation", "errors"]);
-  const { message } = App.useApp();
-  const view = useMemo(() => entityView("payment_setting"), []);
-  const [form] = Form.useForm<Data>();
-  // Certificates uploaded in this visit, by field: their address (sent on save) and what they hold.
-  const [uploaded, setUploaded] = useState<Record<string, { url: string; info: CertificateInfo }>>({});
-  const [saving, setSaving] = useState(false);
-  // Certificate fields are not form inputs: their errors (a refused upload, the server's) are kept here.
-  const [certErrors, setCertErrors] = useState<Record<string, string>>({});
+  const { view, form, settings, stored, initial, isSet, uploaded, saving, save, certificate } = usePaymentSettings();
   const editable = allowed("payment_setting.set");
-  const settings = useQuery({ queryKey: ["pay-setting-get"], queryFn: () => api<Data>("pay-setting-get") });
-  const stored = useQuery({
-    queryKey: ["pay-setting-certificates"],
-    queryFn: () => api("pay-setting-certificates"),
-  });
-
   const required = new Set(view.schema.required ?? []);
   const label = (field: string) => t(fieldLabelKey(entityKeyBase("payment_setting"), field));
-  const isSet = (field: string) => settings.data?.[field] === MASK;
 
   if (settings.isLoading) return <Skeleton active />;
   const failed = (settings.error ?? stored.error) as ApiError | null;
@@ -89,65 +61,10 @@ export function PaymentSettings() {
       />
     );
 
-  const initial: Data = Object.fromEntries(
-    view.fields
-      .filter((f) => !f.writeOnly && settings.data[f.name] !== undefined)
-      .map((f) => [f.name, settings.data[f.name]]),
-  );
-
-  const save = async (values: Data) => {
-    const body: Data = { version: settings.data.version };
-    // What is left empty and was never set is not sent; a secret left empty is kept (MASK); a plain field
-    // emptied is sent empty, for the schema to accept or refuse in words.
-    const empty = (value: unknown) => value === undefined || value === null || value === "";
-    for (const field of view.fields) {
-      const name = field.name;
-      const typed = values[name];
-      if (field.node["x-certificate"]) {
-        if (uploaded[name]) body[name] = uploaded[name].url;
-        else if (isSet(name)) body[name] = MASK;
-      } else if (field.writeOnly) {
-        if (!empty(typed)) body[name] = typed;
-        else if (isSet(name)) body[name] = MASK;
-      } else if (!empty(typed)) body[name] = typed;
-      else if (!empty(initial[name])) body[name] = "";
-    }
-    setSaving(true);
-    try {
-      await api("pay-setting-set", { method: "POST", body });
-      void message.success(t("common:messages.editSuccess"));
-      setUploaded({});
-      form.resetFields(view.fields.filter((f) => f.writeOnly).map((f) => f.name));
-      await Promise.all([settings.refetch(), stored.refetch()]);
-    } catch (error) {
-      const failure = error as ApiError;
-      const errors = (failure.fieldErrors ?? []).map((e) => ({ name: e.field.split("/")[0], message: e.message }));
-      const isCertificate = (name: string) => Boolean(view.byName.get(name)?.node["x-certificate"]);
-      form.setFields(errors.filter((e) => !isCertificate(e.name)).map((e) => ({ name: e.name, errors: [e.message] })));
-      setCertErrors(Object.fromEntries(errors.filter((e) => isCertificate(e.name)).map((e) => [e.name, e.message])));
-      void message.error(failure.message || t("common:messages.editFailed"));
-    } finally {
-      setSaving(false);
-    }
-  };
-
   const input = (name: string) => {
     const field = view.byName.get(name)!;
     if (field.node["x-certificate"])
-      return (
-        <CertificateField
-          field={name}
-          disabled={!editable}
-          stored={stored.data?.find((c) => c.field === name)}
-          fresh={uploaded[name]?.info}
-          error={certErrors[name]}
-          onUploaded={(url, info) => {
-            setUploaded((current) => ({ ...current, [name]: { url, info } }));
-            setCertErrors(({ [name]: _, ...rest }) => rest);
-          }}
-          onFailed={(text) => setCertErrors((current) => ({ ...current, [name]: text }))}
-        />
-      );
+      return <CertificateField field={name} disabled={!editable} {...certificate(name)} />;
     if (field.ui.widget === "switch") return <Switch id={name} />;
     const placeholder = field.writeOnly && isSet(name) ? t("common:paySettings.secretSet") : undefined;
     if (field.writeOnly && field.ui.widget === "textarea")
