@@ -4,13 +4,18 @@
 // it. Screenshots in the five languages at 1440 px and 390 px.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { tinyPng } from "../support/files.ts";
-import { openPage, ROOT, SHOTS, signIn, startConsole, type Console } from "./harness.ts";
-
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
-const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
+import {
+  type Console,
+  expectFits,
+  inLanguage,
+  LANGUAGES,
+  locale,
+  openPage,
+  shot,
+  signIn,
+  startConsole,
+} from "./harness.ts";
 
 let c: Console;
 beforeAll(async () => {
@@ -159,43 +164,28 @@ describe("the page layout editor", () => {
 
 describe("the layout editor in every language", () => {
   it.each(LANGUAGES)("%s at 1440 px and 390 px (screenshots kept)", async (lng) => {
-    const tab = await openPage(c, { lang: lng });
-    try {
-      await signIn(c, tab.page, "admin");
-      const { rows } = await c.db.query<{ id: number }>(
-        `select id::int from page where deleted_at is null order by id limit 1`,
-      );
-      for (const [width, height] of [
-        [1440, 900],
-        [390, 844],
-      ]) {
-        await tab.page.setViewportSize({ width, height });
-        await tab.page.goto(`${c.url}/page/edit/${rows[0].id}`);
-        const editor = tab.page.locator("[data-testid=layout-editor]");
-        await editor.waitFor();
-        await tab.page.locator("[data-testid=palette-grid] button").click();
-        // A spacer too high: refused on its setting, in the language of the page.
-        await tab.page.locator("[data-testid=palette-spacer] button").click();
-        const words = locale(lng, "common").layoutEditor.fields.height as string;
-        const setting = tab.page.locator("[data-testid=module-settings] .ant-form-item", { hasText: words });
-        await setting.locator("input").fill("250");
-        const refusal = (locale(lng, "validation").maximum as string)
-          .replace("{{field}}", words)
-          .replace("{{limit}}", "200");
-        await setting.locator(".ant-form-item-explain-error").getByText(refusal).waitFor();
-        const text = await editor.innerText();
-        expect(text).toContain(locale(lng, "common").layoutEditor.palette);
-        expect(text).not.toMatch(/layoutEditor\.|layoutModules\.|undefined|\{\{/);
-        expect(await tab.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        await tab.page.screenshot({
-          path: join(SHOTS, `layout-editor-${lng}-${width}.png`),
-          fullPage: true,
-          animations: "disabled",
-        });
-      }
-      expect(tab.errors).toEqual([]);
-    } finally {
-      await tab.context.close();
-    }
+    const { rows } = await c.db.query<{ id: number }>(
+      `select id::int from page where deleted_at is null order by id limit 1`,
+    );
+    await inLanguage(c, lng, "admin", async ({ page }, { width }) => {
+      await page.goto(`${c.url}/page/edit/${rows[0].id}`);
+      const editor = page.locator("[data-testid=layout-editor]");
+      await editor.waitFor();
+      await page.locator("[data-testid=palette-grid] button").click();
+      // A spacer too high: refused on its setting, in the language of the page.
+      await page.locator("[data-testid=palette-spacer] button").click();
+      const words = locale(lng, "common").layoutEditor.fields.height as string;
+      const setting = page.locator("[data-testid=module-settings] .ant-form-item", { hasText: words });
+      await setting.locator("input").fill("250");
+      const refusal = (locale(lng, "validation").maximum as string)
+        .replace("{{field}}", words)
+        .replace("{{limit}}", "200");
+      await setting.locator(".ant-form-item-explain-error").getByText(refusal).waitFor();
+      const text = await editor.innerText();
+      expect(text).toContain(locale(lng, "common").layoutEditor.palette);
+      expect(text).not.toMatch(/layoutEditor\.|layoutModules\.|undefined|\{\{/);
+      await expectFits(page, width);
+      await shot(page, `layout-editor-${lng}-${width}`, { fullPage: true });
+    });
   });
 });

@@ -4,13 +4,19 @@
 // read back from the server. Screenshots in the five languages at 1440 px and 390 px.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { makeCertificate, type TestCertificate } from "../support/certificates.ts";
-import { openPage, ROOT, SHOTS, signIn, startConsole, type Console } from "./harness.ts";
+import {
+  type Console,
+  expectFits,
+  inLanguage,
+  LANGUAGES,
+  locale,
+  openPage,
+  shot,
+  signIn,
+  startConsole,
+} from "./harness.ts";
 
-const locale = (lng: string, ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/${lng}/${ns}.json`), "utf8"));
-const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
 const MCH_ID = "1612345678";
 
 let c: Console;
@@ -103,32 +109,17 @@ describe("payment settings", () => {
 
 describe("payment settings in every language", () => {
   it.each(LANGUAGES)("%s at 1440 px and 390 px (screenshots kept)", async (lng) => {
-    const tab = await openPage(c, { lang: lng });
-    try {
-      await signIn(c, tab.page, "admin");
-      const words = locale(lng, "common").paySettings;
-      for (const [width, height] of [
-        [1440, 900],
-        [390, 844],
-      ]) {
-        await tab.page.setViewportSize({ width, height });
-        await tab.page.goto(`${c.url}/setting/paySetting`);
-        const screen = tab.page.locator("[data-testid=payment-settings]");
-        await screen.waitFor();
-        await certificate(tab.page, "social_wallet_cert_pem").locator(".fingerprint").waitFor();
-        const text = await screen.innerText();
-        expect(text).toContain(words.sections.socialWallet);
-        expect(text).not.toMatch(/paySettings\.|fields\.|undefined|\{\{/);
-        expect(await tab.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-        await tab.page.screenshot({
-          path: join(SHOTS, `payment-settings-${lng}-${width}.png`),
-          fullPage: true,
-          animations: "disabled",
-        });
-      }
-      expect(tab.errors).toEqual([]);
-    } finally {
-      await tab.context.close();
-    }
+    const words = locale(lng, "common").paySettings;
+    await inLanguage(c, lng, "admin", async ({ page }, { width }) => {
+      await page.goto(`${c.url}/setting/paySetting`);
+      const screen = page.locator("[data-testid=payment-settings]");
+      await screen.waitFor();
+      await certificate(page, "social_wallet_cert_pem").locator(".fingerprint").waitFor();
+      const text = await screen.innerText();
+      expect(text).toContain(words.sections.socialWallet);
+      expect(text).not.toMatch(/paySettings\.|fields\.|undefined|\{\{/);
+      await expectFits(page, width);
+      await shot(page, `payment-settings-${lng}-${width}`, { fullPage: true });
+    });
   });
 });
