@@ -15,22 +15,22 @@ import { badRequest, conflict, notFound } from "../../core/errors.ts";
 import { defineArea } from "../area.ts";
 import { reviewDeliveries } from "./deliveries.ts";
 import { recordRefunds } from "./orders.ts";
+import * as orders from "./order-store.ts";
 import { pagesFor, saveSettings, settingsOf } from "./profit.ts";
 import { confirmEffect, notOwnEffect, refuseEffect, requesterOf, requestWithdrawal } from "./withdrawals.ts";
 import { moneyText } from "../../core/money.ts";
 import { REFUNDABLE_STATES } from "../../../src/schema/groups.ts";
 
-/** Orders show what can still be refunded: paid less refunded, for paid orders; nothing otherwise. */
-function refundable(row: Row): number {
-  return REFUNDABLE_STATES.includes(String(row.pay_status)) ? Number(row.money) - Number(row.refund_money ?? 0) : 0;
-}
+/** An order as answered, with what can still be refunded of it. */
+const answerOrder = (order: orders.StoredOrder) =>
+  toApi(modelOf("order"), { ...order, refundable_money: orders.refundableOf(order) } as Row);
 
 export const money = defineArea({
   name: "money",
   hooks: {
     order: {
       async derive(_ctx, rows) {
-        for (const row of rows) row.refundable_money = refundable(row);
+        for (const row of rows) row.refundable_money = orders.refundableOf(row);
       },
     },
     withdrawal: {
@@ -53,62 +53,36 @@ export const money = defineArea({
   },
   handlers: {
     async "order-refund"({ ctx, input }) {
-      const tx = ctx.tx;
-      const model = modelOf("order");
-      const scope = repo.scopeClause(model, scopeOf(ctx.principal), 2);
-      // The refunded total grows by the amount, never past what was paid: checked and written at once.
-      const { rows } = await tx.query<Row & { before: number }>(
-        `update ${q("order")} o
-            set refund_money = coalesce(o.refund_money, 0) + $2,
-                pay_status = case when coalesce(o.refund_money, 0) + $2 = o.money then 'refund_success' else 'partial_refund' end,
-                refund_request_time = coalesce(o.refund_request_time, now()),
-                refund_time = now(), version = o.version + 1, updated_at = now()
-          where o.id = $1 and o.pay_status = any($${scope.values.length + 3})
-            and coalesce(o.refund_money, 0) + $2 <= o.money${scope.sql}
-          returning o.*, coalesce(o.refund_money, 0) - $2 as before`,
-        [input.id, input.refund_money, ...scope.values, REFUNDABLE_STATES],
-      );
-      const order = rows[0];
+      const scope = scopeOf(ctx.principal);
+      const order = await orders.refund(ctx.tx, scope, input.id, input.refund_money);
       if (!order) {
-        const found = await repo.findById(tx, model, scopeOf(ctx.principal), input.id);
+        const found = await orders.whyUnchanged(ctx.tx, scope, input.id);
         if (!found) throw notFound();
         if (!REFUNDABLE_STATES.includes(String(found.pay_status))) throw conflict("stateConflict");
         throw badRequest([
           fieldMessage("refund_money", "refundAboveRefundable", ctx.lng, {
-            refundable: moneyText(refundable(found)),
+            refundable: moneyText(orders.refundableOf(found)),
           }),
         ]);
       }
-      await recordRefunds(tx, [
-        { orderId: Number(order.id), before: Number(order.before), after: Number(order.refund_money) },
-      ]);
-      await audit(tx, ctx, "order", input.id, "refund", {
-        refund_money: [Number(order.before), Number(order.refund_money)],
-        pay_status: [null, order.pay_status],
+      const { before, ...stored } = order;
+      await recordRefunds(ctx.tx, [{ orderId: stored.id, before: Number(before), after: Number(stored.refund_money) }]);
+      await audit(ctx.tx, ctx, "order", input.id, "refund", {
+        refund_money: [Number(before), Number(stored.refund_money)],
+        pay_status: [null, stored.pay_status],
       });
-      const { before: _before, ...stored } = order;
-      stored.refundable_money = refundable(stored);
-      return toApi(model, stored);
+      return answerOrder(stored);
     },
 
     async "order-check"({ ctx, input }) {
-      const tx = ctx.tx;
-      const model = modelOf("order");
-      const scope = repo.scopeClause(model, scopeOf(ctx.principal), 1);
-      // Back to the state before the request: partially refunded when part of it was, else paid.
-      const { rows } = await tx.query<Row>(
-        `update ${q("order")} set pay_status = case when coalesce(refund_money, 0) > 0 then 'partial_refund' else 'paid' end,
-                version = version + 1, updated_at = now()
-          where id = $1 and pay_status = 'refund_requested'${scope.sql} returning *`,
-        [input.id, ...scope.values],
-      );
-      if (!rows[0]) {
-        if (!(await repo.findById(tx, model, scopeOf(ctx.principal), input.id))) throw notFound();
+      const scope = scopeOf(ctx.principal);
+      const order = await orders.refuseRefundRequest(ctx.tx, scope, input.id);
+      if (!order) {
+        if (!(await orders.whyUnchanged(ctx.tx, scope, input.id))) throw notFound();
         throw conflict("stateConflict");
       }
-      await audit(tx, ctx, "order", input.id, "check", { pay_status: ["refund_requested", rows[0].pay_status] });
-      rows[0].refundable_money = refundable(rows[0]);
-      return toApi(model, rows[0]);
+      await audit(ctx.tx, ctx, "order", input.id, "check", { pay_status: ["refund_requested", order.pay_status] });
+      return answerOrder(order);
     },
 
     async "data-withdraw-apply"({ ctx, input }) {
@@ -132,7 +106,7 @@ export const money = defineArea({
 
     async "order-recycle-review"({ ctx, input }) {
       const ids = Array.isArray(input.id) ? input.id : [input.id];
-      const count = await reviewDeliveries(ctx as never, { ...input, ids });
+      const count = await reviewDeliveries(ctx, { ...input, ids });
       for (const id of ids) await audit(ctx.tx, ctx, "delivery_order", id, "review", { outcome: input.outcome });
       return { count };
     },
