@@ -1,0 +1,131 @@
+// The device statements of the binding calls (issue 28, step 4: a handler reads lock → store → audit →
+// answer). Every statement runs in the caller's transaction after lockMachines (binding.ts) has locked
+// the devices it changes, in the caller's scope, so two bindings of one device never interleave.
+import { q } from "../../core/sql.ts";
+import type { Queryable } from "../../db/db.ts";
+
+/** A device as its binding locked it (binding.ts lockMachines). */
+export interface LockedMachine {
+  id: number;
+  mac_name: string;
+  mac_id: string | null;
+  kind: string;
+  agent_id: number;
+  agent_path: string;
+}
+
+/** A plan's lane: its number, goods and capacity. */
+export interface PlanLane {
+  channel_number: number;
+  goods_id: number;
+  count: number;
+}
+
+/** The tables whose rows belong to a device's owner and move with the device. */
+const DEVICE_RECORDS = ["machine_channel", "machine_restock", "machine_replacement", "stock_consumption"];
+
+/** Sets columns of the devices (names from the calls' schemas, never from input), a new version each. */
+export async function setColumns(tx: Queryable, ids: number[], values: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(values);
+  const assignments = names.map((name, i) => `${q(name)} = $${i + 2}`).join(", ");
+  await tx.query(
+    `update ${q("machine")} set ${assignments}, version = version + 1, updated_at = now() where id = any($1::bigint[])`,
+    [ids, ...names.map((name) => values[name])],
+  );
+}
+
+/**
+ * Moves devices to a new owner: their own records go with them; operators of the old owner's subtree that
+ * the new owner's does not include lose their bindings (an operator's binding stays its agent's).
+ */
+export async function moveToOwner(tx: Queryable, ids: number[], owner: { id: number; agent_path: string }) {
+  await tx.query(
+    `delete from ${q("operator_binding")} b using ${q("operator")} o
+      where b.machine_id = any($1::bigint[]) and o.id = b.operator_id
+        and not ($2::text like (select agent_path from ${q("agent")} where id = o.agent_id) || '%')`,
+    [ids, owner.agent_path],
+  );
+  for (const table of DEVICE_RECORDS)
+    await tx.query(`update ${q(table)} set agent_id = $2, agent_path = $3 where machine_id = any($1::bigint[])`, [
+      ids,
+      owner.id,
+      owner.agent_path,
+    ]);
+  await setColumns(tx, ids, { agent_id: owner.id, agent_path: owner.agent_path });
+}
+
+/**
+ * Lays a device's lanes out as a plan has them: lanes the plan no longer has go; the others take the plan's
+ * goods and capacity, keeping what is left in them up to the new capacity; new lanes start empty.
+ */
+export async function layOutLanes(tx: Queryable, machine: LockedMachine, lanes: PlanLane[]): Promise<void> {
+  await tx.query(`delete from ${q("machine_channel")} where machine_id = $1 and channel_number <> all($2::int[])`, [
+    machine.id,
+    lanes.map((lane) => lane.channel_number),
+  ]);
+  await tx.query(
+    `insert into ${q("machine_channel")} as c (machine_id, channel_number, goods_id, goods_name, "left", count,
+                                              shelf_status, agent_id, agent_path)
+     select $1, p.channel_number, p.goods_id, g.title, 0, p.count, 1, $2, $3
+       from jsonb_to_recordset($4::jsonb) as p(channel_number int, goods_id bigint, count int)
+       left join ${q("goods")} g on g.id = p.goods_id
+     on conflict (machine_id, channel_number) do update
+        set goods_id = excluded.goods_id, goods_name = excluded.goods_name, count = excluded.count,
+            "left" = least(c."left", excluded.count), version = c.version + 1, updated_at = now()`,
+    [machine.id, machine.agent_id, machine.agent_path, JSON.stringify(lanes)],
+  );
+}
+
+/**
+ * Gives a device other hardware (its device code): false when another device has that code (the unique
+ * index refuses it inside a savepoint, so the transaction goes on); a replaced code is recorded.
+ */
+export async function replaceHardware(
+  tx: Queryable,
+  machine: LockedMachine,
+  macId: string,
+  record: { reason: string | null; operator: string },
+): Promise<boolean> {
+  try {
+    await tx.query(`savepoint bind_mac`);
+    await setColumns(tx, [machine.id], { mac_id: macId, last_report_at: null });
+    await tx.query(`release savepoint bind_mac`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "23505") throw error;
+    await tx.query(`rollback to savepoint bind_mac`);
+    return false;
+  }
+  if (machine.mac_id)
+    await tx.query(
+      `insert into ${q("machine_replacement")} (machine_id, mac_name, old_mac_id, new_mac_id, reason, operator_name,
+                                                replaced_at, agent_id, agent_path)
+       values ($1, $2, $3, $4, $5, $6, now(), $7, $8)`,
+      [
+        machine.id,
+        machine.mac_name,
+        machine.mac_id,
+        macId,
+        record.reason,
+        record.operator,
+        machine.agent_id,
+        machine.agent_path,
+      ],
+    );
+  return true;
+}
+
+/** A device as new: no lanes, operators, outlet, room or plans, in normal mode. */
+export async function reset(tx: Queryable, id: number): Promise<void> {
+  await tx.query(`delete from ${q("machine_channel")} where machine_id = $1`, [id]);
+  await tx.query(`delete from ${q("operator_binding")} where machine_id = $1`, [id]);
+  await setColumns(tx, [id], {
+    shop_id: null,
+    room_number: null,
+    channel_plan_id: null,
+    charge_plan_id: null,
+    charge_pile_plan_id: null,
+    dry_plan_id: null,
+    car_wash_plan_id: null,
+    mode: "normal",
+  });
+}
