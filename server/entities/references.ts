@@ -9,7 +9,7 @@ import { HttpError } from "../core/errors.ts";
 import { translate } from "../core/i18n.ts";
 import type { Ctx } from "./context.ts";
 import { resolveNode, storedModels, type EntityModel } from "../model/model.ts";
-import { q } from "../core/sql.ts";
+import { q, textLiteral } from "../core/sql.ts";
 import { entityNameKey } from "../../src/schema/keys.ts";
 
 interface Reference {
@@ -59,7 +59,7 @@ function references(): Map<string, Reference[]> {
         add(target, {
           entity: model.name,
           table: model.table,
-          target: `(e.value->>'${name.replaceAll("'", "''")}')::bigint`,
+          target: `(e.value->>${textLiteral(name)})::bigint`,
           lateral: `jsonb_array_elements(r.${column})`,
         });
       }

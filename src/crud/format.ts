@@ -6,7 +6,7 @@ import dayjs from "dayjs";
 import i18n from "i18next";
 import { useSyncExternalStore } from "react";
 import type { FieldView } from "./model.ts";
-import { MONEY_FACTOR } from "../schema/constants.ts";
+import { toMajor, toMinor } from "../schema/money.ts";
 import type { XUi } from "../schema/types.ts";
 
 /** The Intl locale of each language: Latin digits, the Gregorian calendar. */
@@ -31,9 +31,7 @@ function numberFormat(lng: string, digits: number): Intl.NumberFormat {
   return format;
 }
 
-/** Minor units (what the server stores and sends) → currency units, and back. */
-export const toMajor = (minor: number): number => minor / MONEY_FACTOR;
-export const toMinor = (major: number): number => Math.round(major * MONEY_FACTOR);
+export { toMajor, toMinor };
 
 /** 12345 minor units → "123.45" (with the language's grouping). */
 export const formatMoney = (minor: number, lng = "en"): string => numberFormat(lng, 2).format(toMajor(minor));
