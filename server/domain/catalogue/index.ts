@@ -15,59 +15,31 @@
 // included); channel-machine-list the devices a plan lays out.
 import type { Queryable } from "../../db/db.ts";
 import { entityKeyBase, fieldLabelKey } from "../../../src/schema/keys.ts";
-import { q } from "../../core/sql.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import type { EntityHooks } from "../../entities/domain.ts";
 import { listRecords } from "../../entities/engine.ts";
 import { audit } from "../../entities/audit.ts";
 import { modelOf } from "../../model/model.ts";
-import { scopeClause, type ListQuery, type Row } from "../../entities/repository.ts";
+import type { ListQuery } from "../../entities/repository.ts";
 import { badRequest, HttpError, notFound } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
 import { defineArea } from "../area.ts";
+import * as store from "./catalogue-store.ts";
+import { GOODS_SYNCED, type Agent } from "./catalogue-store.ts";
 
-/** What a goods copy takes from its original on every change (cate_id is mapped, cost_price is down_price). */
-export const GOODS_SYNCED = [
-  "title",
-  "pic_url",
-  "detail_url",
-  "carousel_url",
-  "open_spec",
-  "spec_name",
-  "spec_attributes",
-  "spec_price",
-  "spec_pic",
-  "desc_spec_price",
-  "description",
-] as const;
+export { GOODS_SYNCED };
 const GOODS_LOCKED = new Set<string>([...GOODS_SYNCED, "cate_id", "cost_price"]);
 /** What a channel-plan copy takes from its original (lanes mapped to the agent's goods copies). */
 const PLAN_LOCKED = new Set(["name", "model_id", "channels"]);
 
 const ids = (value: unknown): number[] => (Array.isArray(value) ? value.map(Number) : []);
 
-interface Agent {
-  id: number;
-  agent_path: string;
-  title: string;
-}
-
-async function agentsById(tx: Queryable, list: number[]): Promise<Agent[]> {
-  if (!list.length) return [];
-  const { rows } = await tx.query<Agent>(
-    `select id, agent_path, ${q(modelOf("agent").x.titleField ?? "id")}::text as title
-       from ${q("agent")} where id = any($1::bigint[]) and deleted_at is null order by id`,
-    [list],
-  );
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
-}
-
 const below = (agent: Agent, ownerPath: string) =>
   agent.agent_path.startsWith(ownerPath) && agent.agent_path !== ownerPath;
 
 /** A field error on the agents field when any agent is not below the owner. */
 async function refuseNotBelow(tx: Queryable, ctx: Ctx, field: string, list: number[], ownerPath: string) {
-  const wrong = (await agentsById(tx, list)).filter((a) => !below(a, ownerPath));
+  const wrong = (await store.agentsById(tx, list)).filter((a) => !below(a, ownerPath));
   if (wrong.length)
     throw badRequest([
       {
@@ -84,52 +56,22 @@ function refuseLocked(ctx: Ctx, entity: string, changed: string[]): never {
   throw new HttpError(409, "syncedFromSuperior", { fields: labels.join(", ") });
 }
 
-/** The agent's category named like the original's, made (top level) when it has none. */
-async function categoryFor(tx: Queryable, cateId: number, agent: Agent): Promise<number> {
-  const { rows } = await tx.query<{ id: number }>(
-    `with src as (select name, pic, sort from ${q("goods_category")} where id = $1),
-          found as (select c.id from ${q("goods_category")} c, src where c.agent_id = $2 and c.name = src.name
-                     order by c.id limit 1),
-          made as (insert into ${q("goods_category")} (name, pic, sort, agent_id, agent_path)
-                   select name, pic, sort, $2, $3 from src where not exists (select 1 from found) returning id)
-     select id from found union all select id from made`,
-    [cateId, agent.id, agent.agent_path],
-  );
-  return Number(rows[0].id);
-}
-
 /** Brings every copy of a goods original in line with it (and their copies, down the tree). */
 export async function syncGoods(tx: Queryable, ctx: Ctx, goodsId: number): Promise<void> {
-  const { rows } = await tx.query<{ agent_path: string; open_sync_subor: number; sync_user: unknown; cate_id: number }>(
-    `select agent_path, open_sync_subor, sync_user, cate_id from ${q("goods")} where id = $1 and deleted_at is null`,
-    [goodsId],
-  );
-  const original = rows[0];
+  const original = await store.goodsOriginal(tx, goodsId);
   const wanted = original && original.open_sync_subor === 1 ? ids(original.sync_user) : [];
-  const targets = (await agentsById(tx, wanted)).filter((a) => below(a, original.agent_path));
+  const targets = original ? (await store.agentsById(tx, wanted)).filter((a) => below(a, original.agent_path)) : [];
   // Agents no longer synced keep their copy as their own goods.
-  const detached = await tx.query<{ id: number }>(
-    `update ${q("goods")} set source_id = null, version = version + 1, updated_at = now()
-      where source_id = $1 and deleted_at is null and not (agent_id = any($2::bigint[])) returning id`,
-    [goodsId, targets.map((a) => a.id)],
+  const detached = await store.detachCopies(
+    tx,
+    goodsId,
+    targets.map((a) => a.id),
   );
-  for (const row of detached.rows) await audit(tx, ctx, "goods", Number(row.id), "update", { source_id: null });
+  for (const id of detached) await audit(tx, ctx, "goods", id, "update", { source_id: null });
   if (!original) return;
-  const cols = GOODS_SYNCED.map(q).join(", ");
   for (const agent of targets) {
-    const cateId = await categoryFor(tx, original.cate_id, agent);
-    const { rows: copies } = await tx.query<{ id: number; created: boolean; open_sync_subor: number }>(
-      `insert into ${q("goods")} as g (${cols}, cate_id, cost_price, unit_price, down_price, stock, stock_warning,
-                                    open_sync_subor, source_id, agent_id, agent_path)
-       select ${cols}, $2, down_price, unit_price, down_price, 0, stock_warning, 0, id, $3, $4
-         from ${q("goods")} where id = $1
-       on conflict (agent_id, source_id) where deleted_at is null do update
-          set ${GOODS_SYNCED.map((c) => `${q(c)} = excluded.${q(c)}`).join(", ")}, cate_id = excluded.cate_id,
-              cost_price = excluded.cost_price, version = g.version + 1, updated_at = now()
-       returning id, (xmax = 0) as created, open_sync_subor`,
-      [goodsId, cateId, agent.id, agent.agent_path],
-    );
-    const copy = copies[0];
+    const cateId = await store.categoryFor(tx, original.cate_id, agent);
+    const copy = await store.upsertGoodsCopy(tx, goodsId, cateId, agent);
     await audit(tx, ctx, "goods", Number(copy.id), copy.created ? "create" : "update", { source_id: goodsId });
     if (copy.open_sync_subor === 1) await syncGoods(tx, ctx, Number(copy.id));
   }
@@ -182,26 +124,20 @@ export const catalogue = defineArea({
 
     async "channel-plan-sync"({ ctx, input }) {
       const tx = ctx.tx;
-      const scope = scopeClause(modelOf("channel_plan"), scopeOf(ctx.principal), 1);
-      const { rows } = await tx.query<Row & { agent_path: string; channels: { goods_id: number }[]; name: string }>(
-        `select * from ${q("channel_plan")} where id = $1 and deleted_at is null${scope.sql} for no key update`,
-        [input.id, ...scope.values],
-      );
-      const plan = rows[0];
+      const plan = await store.lockPlan(tx, scopeOf(ctx.principal), input.id);
       if (!plan) throw notFound();
       await refuseNotBelow(tx, ctx, "agent_ids", input.agent_ids, plan.agent_path);
-      const targets = await agentsById(tx, input.agent_ids);
+      const targets = await store.agentsById(tx, input.agent_ids);
       const goodsIds = [...new Set(plan.channels.map((c) => Number(c.goods_id)))];
       // Each agent's copies of the lanes' goods, locked so that they stay while the plan names them.
-      const { rows: copies } = await tx.query<{ agent_id: number; source_id: number; id: number }>(
-        `select agent_id, source_id, id from ${q("goods")}
-          where agent_id = any($1::bigint[]) and source_id = any($2::bigint[]) and deleted_at is null
-          for key share`,
-        [targets.map((a) => a.id), goodsIds],
+      const copies = await store.lockGoodsCopies(
+        tx,
+        targets.map((a) => a.id),
+        goodsIds,
       );
       const copyOf = new Map(copies.map((c) => [`${c.agent_id}:${c.source_id}`, Number(c.id)]));
       const missing: string[] = [];
-      const titles = await goodsTitles(tx, goodsIds);
+      const titles = await store.goodsTitles(tx, goodsIds);
       for (const agent of targets) {
         const lacking = goodsIds.filter((g) => !copyOf.has(`${agent.id}:${g}`));
         if (lacking.length) missing.push(`${agent.title}: ${lacking.map((g) => titles.get(g)).join(", ")}`);
@@ -209,25 +145,8 @@ export const catalogue = defineArea({
       if (missing.length) throw new HttpError(409, "goodsNotSynced", { missing: missing.join("; ") });
       for (const agent of targets) {
         const channels = plan.channels.map((c) => ({ ...c, goods_id: copyOf.get(`${agent.id}:${c.goods_id}`) }));
-        const { rows: made } = await tx.query<{ id: number; created: boolean }>(
-          `insert into ${q("channel_plan")} as p (name, model_id, channels, sort, remark, source_id, agent_id, agent_path)
-           values ($1, $2, $3::jsonb, $4, $5, $6, $7, $8)
-           on conflict (agent_id, source_id) where deleted_at is null do update
-              set name = excluded.name, model_id = excluded.model_id, channels = excluded.channels,
-                  version = p.version + 1, updated_at = now()
-           returning id, (xmax = 0) as created`,
-          [
-            plan.name,
-            plan.model_id,
-            JSON.stringify(channels),
-            plan.sort ?? 0,
-            plan.remark ?? null,
-            plan.id,
-            agent.id,
-            agent.agent_path,
-          ],
-        );
-        await audit(tx, ctx, "channel_plan", Number(made[0].id), made[0].created ? "create" : "update", {
+        const made = await store.upsertPlanCopy(tx, plan, channels, agent);
+        await audit(tx, ctx, "channel_plan", Number(made.id), made.created ? "create" : "update", {
           source_id: plan.id,
         });
       }
@@ -235,11 +154,3 @@ export const catalogue = defineArea({
     },
   },
 });
-
-async function goodsTitles(tx: Queryable, list: number[]): Promise<Map<number, string>> {
-  const { rows } = await tx.query<{ id: number; title: string }>(
-    `select id, title from ${q("goods")} where id = any($1::bigint[])`,
-    [list],
-  );
-  return new Map(rows.map((r) => [Number(r.id), r.title]));
-}
