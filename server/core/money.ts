@@ -1,8 +1,9 @@
-// A message or a file shows money in currency units (the conversion is src/schema/money.ts, shared with
-// the console); the server keeps and computes it in minor units.
-import { toMajor } from "../../src/schema/money.ts";
+// A message shows money as an amount of the business's currency in the reader's language ("$12.50"), a
+// file or a log line as a bare figure ("12.50"); both from src/schema/money.ts, shared with the console.
+// The server keeps and computes money in minor units.
+import { amountText, toMajor } from "../../src/schema/money.ts";
 
-export { toMajor };
+export { amountText, toMajor };
 
-/** An amount as a message's parameter shows it, in currency units with two decimals: 1250 → "12.50". */
+/** An amount as a file or a log line shows it, in currency units with two decimals: 1250 → "12.50". */
 export const moneyText = (minor: number): string => toMajor(minor).toFixed(2);

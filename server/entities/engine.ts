@@ -222,7 +222,7 @@ export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promi
     ...defaultsOf(model),
     ...Object.fromEntries(Object.entries(body).filter(([f]) => !refused.some((e) => e.field === f))),
   };
-  assertValid(model, validatorFor(model, "create"), data, ctx.lng, refused);
+  await assertValid(ctx, model, validatorFor(model, "create"), data, refused);
   const hooks = hooksOf(ctx, model.name);
   return inTransaction(ctx, async (ctx) => {
     const { tx } = ctx;
@@ -295,7 +295,7 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
       if (!model.fields.has(name) && !isSystemColumn(name) && name !== "version") merged[name] = body[name];
     Object.assign(merged, changes);
     refused.push(...missingConfirmations(model, changes, ctx));
-    assertValid(model, validatorFor(model, "update"), merged, ctx.lng, refused);
+    await assertValid(ctx, model, validatorFor(model, "update"), merged, refused);
     if (Object.keys(changes).length === 0) return current;
     await checkRelations(tx, ctx, model, changes);
     const values = await storable(model, changes);
@@ -387,19 +387,17 @@ export async function runTransition(ctx: Ctx, model: EntityModel, call: string, 
   if (id === undefined) throw badRequest([paramError("id", "required", ctx.lng)]);
   const version = rawVersion === undefined ? undefined : asVersion(rawVersion);
   if (rawVersion !== undefined && version === undefined) throw badRequest([paramError("version", "type", ctx.lng)]);
-  assertValid(model, transitionValidator(model, t.action, t.input ?? [], t.requiredInput ?? []), input, ctx.lng);
+  await assertValid(ctx, model, transitionValidator(model, t.action, t.input ?? [], t.requiredInput ?? []), input);
   return inTransaction(ctx, async (ctx) => {
     const { tx } = ctx;
     const scope = scopeOf(ctx.principal);
     const before = await repo.findById(tx, model, scope, id);
     if (!before) throw notFound();
     // Cross-field rules see the record as it will be (e.g. deduction <= estimated income).
-    assertValid(
-      model,
-      validatorFor(model, "update"),
-      { ...pickFields(model, toApi(model, before)), ...input },
-      ctx.lng,
-    );
+    await assertValid(ctx, model, validatorFor(model, "update"), {
+      ...pickFields(model, toApi(model, before)),
+      ...input,
+    });
     const after = await repo.transition(tx, model, scope, id, {
       field,
       from: t.from,
@@ -460,7 +458,7 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
       if (model.writeOnly.has(name) && (value === MASK || value === null)) continue;
       merged[name] = value;
     }
-    assertValid(model, validatorFor(model, "update"), merged, ctx.lng);
+    await assertValid(ctx, model, validatorFor(model, "update"), merged);
     await checkRelations(tx, ctx, model, merged);
     const values = await storable(
       model,

@@ -5,12 +5,14 @@ import { createAjv } from "../../src/schema/ajv.ts";
 import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/schemas.ts";
 import { operationSchemas } from "../../src/generated/operations.ts";
 import { commonFieldKey, fieldLabelKey, isCommonField, ruleKey } from "../../src/schema/keys.ts";
-import { moneyText } from "../core/money.ts";
+import { amountText } from "../core/money.ts";
 import { resolveDefs } from "../../src/schema/refs.ts";
 import type { JsonSchemaNode } from "../../src/schema/types.ts";
 import { badRequest, type FieldError } from "../core/errors.ts";
 import { hasTranslation, translate, type Language } from "../core/i18n.ts";
 import type { EntityModel } from "../model/model.ts";
+import { currencyOf } from "../db/settings.ts";
+import { sqlOf, type Ctx } from "./context.ts";
 
 const ajv = createAjv([
   defsSchema,
@@ -119,7 +121,13 @@ function labelOf(target: Labelled, segments: string[], lng: Language): string {
   return hasTranslation(key) ? translate(lng, key) : segments.filter((s) => !/^\d+$/.test(s)).join(".");
 }
 
-export function localizeErrors(target: Labelled, errors: ErrorObject[], lng: Language): FieldError[] {
+/** The errors in the caller's words; an amount limit as an amount of `currency` (the settings'). */
+export function localizeErrors(
+  target: Labelled,
+  errors: ErrorObject[],
+  lng: Language,
+  currency?: string,
+): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -138,7 +146,7 @@ export function localizeErrors(target: Labelled, errors: ErrorObject[], lng: Lan
         ? translate(lng, ruleKey(target.base, String(params.rule)))
         : translate(lng, `validation:${error.keyword}`, {
             field: label,
-            limit: money ? moneyText(Number(params.limit)) : params.limit,
+            limit: money ? amountText(Number(params.limit), lng, currency) : params.limit,
             format: params.format,
             other: params.other ? labelOf(target, [String(params.other)], lng) : undefined,
           });
@@ -156,20 +164,27 @@ export function validationErrors(
   validate: ValidateFunction,
   data: unknown,
   lng: Language,
+  currency?: string,
 ): FieldError[] {
-  return validate(data) ? [] : localizeErrors(target, validate.errors ?? [], lng);
+  return validate(data) ? [] : localizeErrors(target, validate.errors ?? [], lng, currency);
 }
 
-/** Validates or throws a 400 with the localized field errors (and any found before). */
-export function assertValid(
+/**
+ * Validates or throws a 400 with the localized field errors (and any found before), amounts in the
+ * settings' currency (read only when there is an error to word).
+ */
+export async function assertValid(
+  ctx: Ctx,
   target: Labelled,
   validate: ValidateFunction,
   data: unknown,
-  lng: Language,
   earlier: FieldError[] = [],
-): void {
-  const errors = [...earlier, ...validationErrors(target, validate, data, lng)];
-  if (errors.length) throw badRequest(errors);
+): Promise<void> {
+  // Taken before the settings are read: another call may run the same validator meanwhile.
+  const found = validate(data) ? [] : [...(validate.errors ?? [])];
+  if (!found.length && !earlier.length) return;
+  const currency = found.length ? await currencyOf(sqlOf(ctx)) : undefined;
+  throw badRequest([...earlier, ...localizeErrors(target, found, ctx.lng, currency)]);
 }
 
 /** An error about a request's own parameters (id, version, action), labelled from common:fields. */

@@ -215,7 +215,7 @@ function operationRoute(
           ctx.lng,
         );
     }
-    assertValid(labels, validate, input, ctx.lng);
+    await assertValid(ctx, labels, validate, input);
     // A file arrives first, on disk, read as far as its intake needs; then the turn and the transaction.
     let received: (ReceivedFile & { prepared?: unknown }) | undefined;
     const run = async (ctx: Ctx) => {

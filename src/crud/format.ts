@@ -6,35 +6,13 @@ import dayjs from "dayjs";
 import i18n from "i18next";
 import { useSyncExternalStore } from "react";
 import type { FieldView } from "./model.ts";
-import { toMajor, toMinor } from "../schema/money.ts";
+import { amountText, intlLocale, toMajor, toMinor } from "../schema/money.ts";
 import type { XUi } from "../schema/types.ts";
 
-/** The Intl locale of each language: Latin digits, the Gregorian calendar. */
-export function intlLocale(lng = "en"): string {
-  const tag = lng === "tw" ? "zh-TW" : lng === "zh" ? "zh-CN" : lng === "en" ? "en-US" : lng;
-  return `${tag}-u-ca-gregory-nu-latn`;
-}
-
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(lng: string, digits: number): Intl.NumberFormat {
-  const key = `${lng}:${digits}`;
-  let format = numberFormats.get(key);
-  if (!format) {
-    // Thai and Khmer read Latin digits in business software; keep them.
-    format = new Intl.NumberFormat(intlLocale(lng), {
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    });
-    numberFormats.set(key, format);
-  }
-  return format;
-}
-
-export { toMajor, toMinor };
+export { intlLocale, toMajor, toMinor };
 
 /** 12345 minor units → "123.45" (with the language's grouping). */
-export const formatMoney = (minor: number, lng = "en"): string => numberFormat(lng, 2).format(toMajor(minor));
+export const formatMoney = (minor: number, lng = "en"): string => amountText(minor, lng);
 
 /** The business's currency (system settings, ISO 4217), known once the site's settings have loaded. */
 let currency: string | undefined;
@@ -57,27 +35,11 @@ export function useCurrency(): string | undefined {
   );
 }
 
-const amountFormats = new Map<string, Intl.NumberFormat>();
-
 /**
  * 12345 minor units as an amount of the currency: "$123.45", "US$123.45" (zh), "123.45៛" (KHR in km).
  * Two decimals always, as stored; the plain number where no currency is known.
  */
-export function formatAmount(minor: number, lng = "en", code = currency): string {
-  if (!code) return formatMoney(minor, lng);
-  const key = `${lng}:${code}`;
-  let format = amountFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(intlLocale(lng), {
-      style: "currency",
-      currency: code,
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    });
-    amountFormats.set(key, format);
-  }
-  return format.format(toMajor(minor));
-}
+export const formatAmount = (minor: number, lng = "en", code = currency): string => amountText(minor, lng, code);
 
 /** "123.45" → 12345; undefined for text that is not an amount with at most two decimals. */
 export function parseMoney(text: string): number | undefined {
@@ -135,6 +97,8 @@ export interface Affixes {
   before: string;
   after: string;
 }
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
 
 /** A plain number in the language's way (grouping, Latin digits), up to three decimals. */
 export function formatNumber(value: number, lng = "en"): string {

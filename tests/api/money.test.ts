@@ -268,6 +268,23 @@ describe("order-refund", () => {
     expect((await fx.row("order", orderId))!.pay_status).toBe("paid");
   });
 
+  it("names amounts in the settings' currency, as the reader's language writes it", async () => {
+    const orderId = await paidOrder("agent_a1", await page("agent_a1", "price", 0), 123456);
+    await t.db.query(`update "system_setting" set currency = 'USD' where singleton_key = 'global'`);
+    try {
+      const en = await admin.post("/merchant/order-refund", { id: orderId, refund_money: 123457 });
+      expect((en.body.data as FieldErrors).errors[0].message).toBe(
+        "The refund is more than the $1,234.56 that can still be refunded",
+      );
+      const zh = await (
+        await fx.clientIn("admin", "zh")
+      ).post("/merchant/order-refund", { id: orderId, refund_money: 0 });
+      expect((zh.body.data as FieldErrors).errors[0].message).toBe("退款金额不能小于 US$0.01");
+    } finally {
+      await t.db.query(`update "system_setting" set currency = null where singleton_key = 'global'`);
+    }
+  });
+
   it("refuses a refund the owner's balance cannot cover, and changes nothing", async () => {
     const orderId = await paidOrder("agent_b", await page("agent_b", "price", 0), 500);
     const { withdrawable } = await figures("agent_b");

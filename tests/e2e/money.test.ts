@@ -66,7 +66,7 @@ describe("a refund from the order's detail", () => {
     await modal.locator("button[type=submit]").click();
     await expect
       .poll(() => modal.locator(".ant-form-item-explain-error").innerText())
-      .toBe(`The refund is more than the ${money(target.money)} that can still be refunded`);
+      .toBe(`The refund is more than the ${dollars(target.money)} that can still be refunded`);
     await expect.poll(() => amount.inputValue()).toBe(money(target.money + 100));
 
     await amount.fill("1");

@@ -11,7 +11,8 @@ import { HttpError, badRequest, conflict, forbidden, notFound } from "../../core
 import { fieldMessage } from "../../entities/validation.ts";
 import { post, type Movement } from "./ledger.ts";
 import { unreviewableAgent } from "./withdrawals.ts";
-import { moneyText } from "../../core/money.ts";
+import { amountText } from "../../core/money.ts";
+import { currencyOf } from "../../db/settings.ts";
 
 /** A delivery the device just made: its estimated income becomes pending for its agent. */
 export async function recordDeliveries(tx: Queryable, ids: number[]): Promise<void> {
@@ -78,7 +79,7 @@ export async function reviewDeliveries(ctx: TxCtx, review: Review): Promise<numb
     if (over)
       throw badRequest([
         fieldMessage("actual_income", "incomeAboveEstimate", ctx.lng, {
-          estimate: moneyText(Number(over.estimated_income)),
+          estimate: amountText(Number(over.estimated_income), ctx.lng, await currencyOf(tx)),
         }),
       ]);
     throw new HttpError(409, "stateConflict");

@@ -18,7 +18,8 @@ import { recordRefunds } from "./orders.ts";
 import * as orders from "./order-store.ts";
 import { pagesFor, saveSettings, settingsOf } from "./profit.ts";
 import { confirmEffect, notOwnEffect, refuseEffect, requesterOf, requestWithdrawal } from "./withdrawals.ts";
-import { moneyText } from "../../core/money.ts";
+import { amountText } from "../../core/money.ts";
+import { currencyOf } from "../../db/settings.ts";
 import { REFUNDABLE_STATES } from "../../../src/schema/groups.ts";
 
 /** An order as answered, with what can still be refunded of it. */
@@ -61,7 +62,7 @@ export const money = defineArea({
         if (!REFUNDABLE_STATES.includes(String(found.pay_status))) throw conflict("stateConflict");
         throw badRequest([
           fieldMessage("refund_money", "refundAboveRefundable", ctx.lng, {
-            refundable: moneyText(orders.refundableOf(found)),
+            refundable: amountText(orders.refundableOf(found), ctx.lng, await currencyOf(ctx.tx)),
           }),
         ]);
       }

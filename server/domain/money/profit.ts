@@ -8,7 +8,8 @@ import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { badRequest, notFound, type FieldError } from "../../core/errors.ts";
-import { moneyText } from "../../core/money.ts";
+import { amountText } from "../../core/money.ts";
+import { currencyOf } from "../../db/settings.ts";
 
 export interface ProfitSettingInput {
   page_id: number;
@@ -81,6 +82,7 @@ export async function saveSettings(
     [agent.agent_path],
   );
   const perOrder = Number(plugin[0]?.per_order_amount ?? 0);
+  const currency = await currencyOf(tx);
   const errors: FieldError[] = [];
   const seen = new Set<number>();
   settings.forEach((s, i) => {
@@ -97,7 +99,9 @@ export async function saveSettings(
     if (s.profit_type !== "fixed") return;
     const limit = Math.min(...[maxOf.get(s.page_id) ?? 0, perOrder].filter((v) => v > 0));
     if (Number.isFinite(limit) && value > limit)
-      errors.push(fieldMessage(`${at}/amount`, "shareExceedsMax", ctx.lng, { limit: moneyText(limit) }));
+      errors.push(
+        fieldMessage(`${at}/amount`, "shareExceedsMax", ctx.lng, { limit: amountText(limit, ctx.lng, currency) }),
+      );
   });
   if (errors.length) throw badRequest(errors);
   await tx.query(`delete from ${q("profit_setting")} where agent_id = $1`, [agentId]);
