@@ -6,19 +6,17 @@
 //   application.upgrade     the upgrade (a state action) installs the newest published version, or is refused.
 // A page's layout is validated by its schema with the page; the rule the schema cannot say (the three-grid
 // module at most once) is checked here, before every write.
-import type { ApplicationChargeGetAnswer } from "../../../src/generated/types.ts";
 import { enumKey, entityKeyBase } from "../../../src/schema/keys.ts";
 import { MODULE_TYPES, ONCE_PER_PAGE } from "../../../src/schema/page-layout.ts";
-import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
 import type { EntityHooks, TransitionEffect } from "../../entities/domain.ts";
 import { detail } from "../../entities/engine.ts";
 import { audit } from "../../entities/audit.ts";
 import { modelOf } from "../../model/model.ts";
-import { scopeClause } from "../../entities/repository.ts";
 import { badRequest, HttpError, notFound } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
 import { defineArea } from "../area.ts";
+import * as store from "./pages-store.ts";
 
 interface LayoutModule {
   type: string;
@@ -37,22 +35,14 @@ const pageHooks: EntityHooks = {
   },
 };
 
-/** A version's release numbers, for comparing in SQL (a pre-release label is not compared). */
-const release = (column: string) => `string_to_array(split_part(${column}, '-', 1), '.')::int[]`;
-
 /**
  * An application's upgrade installs its newest published version, in the state change's transaction;
  * when none newer than the installed one is published, nothing changes and the upgrade is refused.
  */
 const upgradeEffect: TransitionEffect = async (ctx, { after }) => {
-  const { rows } = await ctx.tx.query(
-    `update ${q("application")} set version_number = latest_version
-      where id = $1 and latest_version is not null and ${release("latest_version")} > ${release("version_number")}
-      returning *`,
-    [after.id],
-  );
-  if (!rows[0]) throw new HttpError(409, "applicationNewest", { name: after.name, version: after.version_number });
-  return rows[0];
+  const upgraded = await store.upgradeToLatest(ctx.tx, Number(after.id));
+  if (!upgraded) throw new HttpError(409, "applicationNewest", { name: after.name, version: after.version_number });
+  return { ...upgraded };
 };
 
 export const pages = defineArea({
@@ -63,12 +53,7 @@ export const pages = defineArea({
     async "renovation-type"({ ctx }) {
       const page = modelOf("page");
       const types = (page.schema.properties.show_type as { enum: string[] }).enum;
-      const scope = scopeClause(page, scopeOf(ctx.principal), 0);
-      const { rows } = await sqlOf(ctx).query<{ show_type: string; pages: number }>(
-        `select show_type, count(*)::int as pages from ${q("page")}
-          where deleted_at is null${scope.sql} group by show_type`,
-        scope.values,
-      );
+      const rows = await store.pagesByShowType(sqlOf(ctx), scopeOf(ctx.principal));
       const counts = new Map(rows.map((r) => [r.show_type, r.pages]));
       return types.map((value) => ({
         value,
@@ -86,23 +71,15 @@ export const pages = defineArea({
     },
 
     async "application-charge-get"({ ctx, input }) {
-      const { rows } = await sqlOf(ctx).query<ApplicationChargeGetAnswer>(
-        `select id, name, charge_type, charge_amount from ${q("application")} where id = $1`,
-        [input.id],
-      );
-      if (!rows[0]) throw notFound();
-      return { ...rows[0], id: Number(rows[0].id), charge_amount: Number(rows[0].charge_amount) };
+      const charge = await store.chargeOf(sqlOf(ctx), input.id);
+      if (!charge) throw notFound();
+      return { ...charge, id: Number(charge.id), charge_amount: Number(charge.charge_amount) };
     },
 
     async "application-charge-set"({ ctx, input }) {
       const tx = ctx.tx;
       const amount = input.charge_type === "free" ? 0 : input.charge_amount!;
-      const { rows } = await tx.query(
-        `update ${q("application")} set charge_type = $2, charge_amount = $3, version = version + 1, updated_at = now()
-          where id = $1 and (charge_type is distinct from $2 or charge_amount is distinct from $3) returning id`,
-        [input.id, input.charge_type, amount],
-      );
-      if (rows.length)
+      if (await store.setCharge(tx, input.id, input.charge_type, amount))
         await audit(tx, ctx, "application", input.id, "application-charge-set", {
           charge_type: input.charge_type,
           charge_amount: amount,
