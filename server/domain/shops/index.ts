@@ -8,8 +8,7 @@
 //   service-list-not     the work orders not dealt with yet: the home to-do's "pending work orders".
 //   service-setting-type the work-order types with their names and how many enabled entries each has.
 import { entityKeyBase, enumKey } from "../../../src/schema/keys.ts";
-import { q } from "../../core/sql.ts";
-import { scopeClause, type ListQuery } from "../../entities/repository.ts";
+import type { ListQuery } from "../../entities/repository.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
 import { listRecords } from "../../entities/engine.ts";
 import { audit } from "../../entities/audit.ts";
@@ -17,6 +16,7 @@ import { modelOf } from "../../model/model.ts";
 import { HttpError } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
 import { defineArea } from "../area.ts";
+import * as store from "./shop-store.ts";
 
 const batchNames = (prefix: string, count: number, start: number): string[] =>
   Array.from({ length: count }, (_, i) => `${prefix}${start + i}`);
@@ -27,35 +27,23 @@ export const shops = defineArea({
     async "shop-wifi-add"({ ctx, input }) {
       const tx = ctx.tx;
       const names = batchNames(input.prefix, input.count, input.start_number);
-      const { rows } = await tx.query<{ id: number; ssid: string }>(
-        `insert into ${q("wifi")} (shop_id, ssid, password, status, agent_id, agent_path)
-         select $1, name, $3, 1, $4, $5 from unnest($2::text[]) as name
-         on conflict (shop_id, ssid) do nothing returning id, ssid`,
-        [input.shop_id, names, input.password ?? null, ctx.principal.agentId, ctx.principal.agentPath],
-      );
-      if (rows.length < names.length) {
+      const added = await store.addWifi(tx, input.shop_id, names, input.password ?? null, ctx.principal);
+      if (added.length < names.length) {
         // The transaction is rolled back with the refusal: nothing of the batch stays.
-        const added = new Set(rows.map((r) => r.ssid));
-        throw new HttpError(409, "wifiTaken", { names: names.filter((n) => !added.has(n)).join(", ") });
+        const addedNames = new Set(added.map((r) => r.ssid));
+        throw new HttpError(409, "wifiTaken", { names: names.filter((n) => !addedNames.has(n)).join(", ") });
       }
-      for (const row of rows) await audit(tx, ctx, "wifi", row.id, "create", { shop_id: input.shop_id });
-      return { count: rows.length };
+      for (const row of added) await audit(tx, ctx, "wifi", row.id, "create", { shop_id: input.shop_id });
+      return { count: added.length };
     },
 
     async "shop-check-wifi"({ ctx, input }) {
-      const wifi = modelOf("wifi");
-      const scope = scopeClause(wifi, scopeOf(ctx.principal), 1);
       const names =
         input.prefix !== undefined && input.count !== undefined
           ? batchNames(input.prefix, input.count, input.start_number ?? 1)
           : [];
-      const { rows } = await sqlOf(ctx).query<{ entries: number; enabled: number; taken: string[] | null }>(
-        `select count(*)::int as entries, (count(*) filter (where status = 1))::int as enabled,
-                array_agg(ssid order by ssid) filter (where ssid = any($${scope.values.length + 2}::text[])) as taken
-           from ${q("wifi")} where shop_id = $1${scope.sql}`,
-        [input.shop_id, ...scope.values, names],
-      );
-      return { entries: rows[0].entries, enabled: rows[0].enabled, taken: rows[0].taken ?? [] };
+      const counts = await store.wifiCounts(sqlOf(ctx), scopeOf(ctx.principal), input.shop_id, names);
+      return { entries: counts.entries, enabled: counts.enabled, taken: counts.taken ?? [] };
     },
 
     "service-list-not": ({ ctx, list }) => {
@@ -65,10 +53,7 @@ export const shops = defineArea({
 
     async "service-setting-type"({ ctx }) {
       const types = (modelOf("service_entry").schema.properties.type as { enum: string[] }).enum;
-      const { rows } = await sqlOf(ctx).query<{ type: string; entries: number }>(
-        `select type, count(*)::int as entries from ${q("service_entry")}
-          where status = 1 group by type`,
-      );
+      const rows = await store.enabledEntriesByType(sqlOf(ctx));
       const counts = new Map(rows.map((r) => [r.type, r.entries]));
       return types.map((value) => ({
         value,
