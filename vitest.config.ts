@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -9,6 +10,10 @@ export default defineConfig({
     env: { SCRYPT_N: "1024" },
     // A test that asserts nothing fails, in every project.
     expect: { requireAssertions: true },
+    // One worker a core: Vitest's default (a core less than the machine has) leaves one of this machine's
+    // two idle while the unit and API files run, one at a time. The browser files run after them, one at a
+    // time (Chromium takes the other core).
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
@@ -24,7 +29,11 @@ export default defineConfig({
         // antd/lib copy, with contexts of its own: the tests take everything from antd/lib.
         resolve: { alias: [{ find: /^antd\/es\/(.*)$/, replacement: "antd/lib/$1" }] },
       },
-      { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"] } },
+      {
+        extends: true,
+        // Migrated once a run; each file starts from a copy (tests/support/template-db.ts).
+        test: { name: "api", include: ["tests/api/**/*.test.ts"], globalSetup: ["tests/api/database.ts"] },
+      },
       {
         extends: true,
         test: {

@@ -1,13 +1,15 @@
-// A fresh app per test file: in-memory PGlite, or, when DATABASE_URL is set, a throwaway schema in
-// that PostgreSQL (the same tests, unchanged). Accounts follow DESIGN.md section 6, with fast hashes.
+// A fresh app per test file: in-memory PGlite (a copy of the run's migrated database, tests/api/database.ts),
+// or, when DATABASE_URL is set, a throwaway schema in that PostgreSQL (the same tests, unchanged). Accounts
+// follow DESIGN.md section 6, with fast hashes.
 import { randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import { openPglite, openPostgres, type Db } from "../../server/db/db.ts";
+import { openPostgres, type Db } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
 import { buildApp, type AppOptions } from "../../server/app.ts";
 import { hashPassword } from "../../server/core/passwords.ts";
 import { permissionKeys } from "../../src/generated/schemas.ts";
+import { openDatabase } from "../support/template-db.ts";
 
 export interface TestApp {
   app: FastifyInstance;
@@ -59,14 +61,16 @@ export function client(app: FastifyInstance, token: string, lng = "en"): Client 
 /** Permissions of a level-1 agent in the tests: everything but platform administration. */
 const PLATFORM_ONLY = /^(role|version|application|plugin|payment_setting|system_setting)\./;
 
+/** A migrated database of the caller's own, and how to remove it. */
 export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const db = await openPglite();
+    const db = await openDatabase();
     return { db, drop: () => db.close() };
   }
   const schema = `test_${randomBytes(6).toString("hex")}`;
   const db = await openPostgres(url, schema);
+  await migrate(db);
   return {
     db,
     drop: async () => {
@@ -80,7 +84,6 @@ export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> 
 export async function createTestApp(options: Pick<AppOptions, "licenceKeys"> = {}): Promise<TestApp> {
   process.env.SCRYPT_N ??= "1024";
   const { db, drop } = await openTestDb();
-  await migrate(db);
   // As in the demo seed: level-1 agents pick roles for their sub-agents (role.all), never manage them.
   const agentPermissions = permissionKeys.filter((p) => !PLATFORM_ONLY.test(p) || p === "role.all");
   const narrow = ["goods.list", "goods.detail", "order.list", "machine.list"];

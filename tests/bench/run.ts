@@ -74,7 +74,7 @@ if (!only || only === "--files-only") rows.push(...(await benchFiles((line) => c
 if (!only || only === "--fuzz-only") rows.push(...(await benchFuzz(fuzzPerCall, 1, (line) => console.error(line))));
 if (!only) {
   // The console is built as users get it (production mode) for the browser figures.
-  const buildConsole = (await import("../e2e/build-console.ts")).default;
+  const { buildConsole } = await import("../e2e/build-console.ts");
   await timeAsync("build the console (vite, production)", buildConsole);
   rows.push(...(await benchApi(orders, (line) => console.error(line), true)));
   rows.push(...(await benchServerMemory((line) => console.error(line))));

@@ -6,10 +6,11 @@ import { expect } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { openPglite, type Db } from "../../server/db/db.ts";
-import { migrate } from "../../server/db/migrate.ts";
+import type { Db } from "../../server/db/db.ts";
 import { buildApp } from "../../server/app.ts";
-import { seedDemo } from "../../server/seed/demo.ts";
+import { reportDemoDevices } from "../../server/seed/devices.ts";
+import { openDatabase } from "../support/template-db.ts";
+import { seedConsole } from "./demo-data.ts";
 import { ensureChromium } from "../support/chromium.ts";
 import { routeOf } from "../../src/app/routes.ts";
 
@@ -32,9 +33,10 @@ export interface Console {
 }
 
 export async function startConsole(): Promise<Console> {
-  const db = await openPglite();
-  await migrate(db);
-  await seedDemo(db, { orders: 3000 });
+  const db = await openDatabase(seedConsole);
+  // The demo's devices that report say so as the server starts, as they do under `npm start`: the copy
+  // may have been seeded minutes ago, past the online window.
+  await reportDemoDevices(db);
   const app = await buildApp({ db, consoleDir: join(ROOT, "dist/console"), checkAnswers: true });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
