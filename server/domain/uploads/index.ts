@@ -14,8 +14,7 @@ import { copyFile, link, mkdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { JsonSchemaNode, XUpload } from "../../../src/schema/types.ts";
-import type { Db, Queryable } from "../../db/db.ts";
-import { q } from "../../core/sql.ts";
+import type { Db } from "../../db/db.ts";
 import { can, sqlOf, type Ctx, type Principal } from "../../entities/context.ts";
 import { models, modelOf, resolveNode, type EntityModel } from "../../model/model.ts";
 import { badRequest, forbidden, HttpError } from "../../core/errors.ts";
@@ -28,6 +27,8 @@ import {
   type CertificateFormat,
   type CertificateInfo,
 } from "./certificates.ts";
+import * as uploadStore from "./uploads-store.ts";
+import { RESERVED } from "./uploads-store.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -92,9 +93,6 @@ export function quotaOwner(principal: Principal): number {
 const quotaFull = () =>
   new HttpError(429, "uploadQuota", { limit: sizeText(UPLOAD_QUOTA.bytesPerDay), files: UPLOAD_QUOTA.filesPerDay });
 
-/** A quota reservation's row in sys_upload, until its file is stored under its own path. */
-const RESERVED = "reserved:";
-
 /**
  * Sets room aside in the branch's daily quota for a file about to arrive, before a byte of it is read, and
  * one file: the bytes its request announces (at most the field's cap), or, for a body that announces none
@@ -111,42 +109,10 @@ async function reserve(
 ): Promise<{ path: string; bytes: number }> {
   const owner = quotaOwner(principal);
   const path = `${RESERVED}${randomBytes(8).toString("hex")}`;
-  const rows = await db.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(hashtext('upload-quota'), $1::int)`, [owner % 2 ** 31]);
-    return (
-      await tx.query<{ size: string }>(
-        `insert into sys_upload (path, agent_id, quota_id, size, private)
-         select $1, $2::bigint, $3::bigint, least($4::bigint, $6::bigint - used.bytes), $5::boolean
-           from (select coalesce(sum(size), 0) as bytes, count(*) as files
-                   from sys_upload where quota_id = $3 and at > now() - interval '1 day') as used
-          where used.files < $7::bigint
-            and case when $8::boolean then used.bytes + $4::bigint <= $6::bigint else used.bytes < $6::bigint end
-         returning size::text`,
-        [
-          path,
-          principal.agentId,
-          owner,
-          bytes,
-          isPrivateFile,
-          UPLOAD_QUOTA.bytesPerDay,
-          UPLOAD_QUOTA.filesPerDay,
-          announced,
-        ],
-      )
-    ).rows;
-  });
-  if (!rows[0]) throw quotaFull();
-  return { path, bytes: Number(rows[0].size) };
-}
-
-/** The stored file takes its reservation's place in the quota, at its real size (in the call's transaction). */
-async function recordUpload(db: Queryable, reserved: string | undefined, path: string, size: number) {
-  const { rows } = await db.query(
-    `update sys_upload set path = $2, size = $3, at = now() where path = $1 returning path`,
-    [reserved ?? "", path, size],
-  );
-  // A reservation is kept until its call is over (and swept an hour after a crash): never gone before.
-  if (rows.length === 0) throw quotaFull();
+  const reservation = { path, agentId: principal.agentId, quotaId: owner, bytes, announced, isPrivate: isPrivateFile };
+  const reserved = await db.transaction((tx) => uploadStore.reserve(tx, reservation, UPLOAD_QUOTA));
+  if (reserved === undefined) throw quotaFull();
+  return { path, bytes: reserved };
 }
 
 /** Every stored column that may hold an upload's address (a field with x-upload, or a list of them). */
@@ -164,28 +130,20 @@ const UPLOAD_REF = /(?:\/uploads\/|private:)([a-z0-9_]+\/\d{4}-\d{2}\/[0-9a-f]{1
  */
 export async function sweepUploads(db: Db, dirs: Dirs, olderThanHours = SWEEP.olderThanHours): Promise<string[]> {
   // Room set aside for an upload that never ended (a server stopped mid-upload) is given back after an hour.
-  await db.query(`delete from sys_upload where path like '${RESERVED}%' and at < now() - interval '1 hour'`);
-  const { rows: candidates } = await db.query<{ path: string }>(
-    `select path from sys_upload where at < now() - make_interval(hours => $1) and path not like '${RESERVED}%' order by at`,
-    [olderThanHours],
-  );
+  await uploadStore.dropStaleReservations(db);
+  const candidates = await uploadStore.sweepCandidates(db, olderThanHours);
   if (candidates.length === 0) return [];
   const pointed = new Set<string>();
   for (const [table, column] of UPLOAD_COLUMNS) {
-    const { rows } = await db.query<{ v: string }>(
-      `select ${q(column)}::text as v from ${q(table)} where ${q(column)} is not null`,
-    );
-    for (const { v } of rows) for (const match of v.matchAll(UPLOAD_REF)) pointed.add(match[1]);
+    const values = await uploadStore.columnValues(db, table, column);
+    for (const v of values) for (const match of v.matchAll(UPLOAD_REF)) pointed.add(match[1]);
   }
   const removed: string[] = [];
-  for (const { path } of candidates) {
+  for (const path of candidates) {
     if (pointed.has(path)) continue;
-    const gone = await db.query<{ private: boolean }>(
-      `delete from sys_upload where path = $1 and at < now() - make_interval(hours => $2) returning private`,
-      [path, olderThanHours],
-    );
-    if (!gone.rows[0]) continue; // another server swept it
-    await rm(join(gone.rows[0].private ? dirs.privateDir : dirs.publicDir, path), { force: true });
+    const gone = await uploadStore.removeRecord(db, path, olderThanHours);
+    if (!gone) continue; // another server swept it
+    await rm(join(gone.private ? dirs.privateDir : dirs.publicDir, path), { force: true });
     removed.push(path);
   }
   return removed;
@@ -249,10 +207,8 @@ async function detect(file: ReceivedFile, upload: XUpload): Promise<FileType | u
 
 /** The passwords a wallet's PKCS#12 bundle may be locked with: its merchant id, as the wallets issue them. */
 async function walletPasswords(ctx: Ctx): Promise<string[]> {
-  const { rows } = await sqlOf(ctx).query<{ id: string | null }>(
-    `select social_wallet_mch_id as id from ${q("payment_setting")} limit 1`,
-  );
-  return rows[0]?.id ? [rows[0].id] : [];
+  const id = await uploadStore.walletMerchantId(sqlOf(ctx));
+  return id ? [id] : [];
 }
 
 /** The file described as the field's kind of certificate, or a translated 400 saying what it should be. */
@@ -404,7 +360,8 @@ async function store(dirs: Dirs, ctx: Ctx, file: ReceivedFile | undefined, entit
   const month = new Date().toISOString().slice(0, 7);
   const path = `${model.name}/${month}/${randomBytes(8).toString("hex")}.${type.ext}`;
   const root = isPrivate(upload) ? dirs.privateDir : dirs.publicDir;
-  await recordUpload(sqlOf(ctx), file.reserved, path, file.size);
+  // A reservation is kept until its call is over (and swept an hour after a crash): never gone before.
+  if (!(await uploadStore.takeReservation(sqlOf(ctx), file.reserved ?? "", path, file.size))) throw quotaFull();
   await mkdir(join(root, model.name, month), { recursive: true });
   await keep(file.path, join(root, path));
   const url = isPrivate(upload) ? `private:${path}` : `/uploads/${path}`;
@@ -438,7 +395,7 @@ const intake = (entity: (input: { entity?: string }) => string) => ({
         bytes < upload.maxBytes && !announced
           ? quotaFull()
           : uploadError(ctx.lng, "file", "uploadSize", { limit: sizeText(upload.maxBytes) }),
-      release: async () => void (await ctx.db.query(`delete from sys_upload where path = $1`, [path])),
+      release: () => uploadStore.release(ctx.db, path),
     };
   },
 });
@@ -446,8 +403,7 @@ const intake = (entity: (input: { entity?: string }) => string) => ({
 /** What each stored payment certificate holds, and how many days it has left (pay-setting-certificates). */
 async function storedCertificates(ctx: Ctx, privateDir: string) {
   const model = modelOf("payment_setting");
-  const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(`select * from ${q(model.table)} limit 1`);
-  const row = rows[0] ?? {};
+  const row: Record<string, unknown> = { ...(await uploadStore.paymentSettings(sqlOf(ctx))) };
   const passwords = typeof row.social_wallet_mch_id === "string" ? [row.social_wallet_mch_id] : [];
   const answer = [];
   for (const [field, node] of Object.entries(model.schema.properties)) {
