@@ -1,18 +1,16 @@
 // Restocking a device's lanes. What a lane may take is its free space (capacity less what is left);
 // the rule is in the statement that loads it, so however many restocks of one lane arrive at once, none
 // overfills it. The goods' stock goes down by what was loaded, never below 0, in the same transaction;
-// each load is recorded. A restock never changes a lane's capacity or goods.
-import { q } from "../../core/sql.ts";
+// each load is recorded. A restock never changes a lane's capacity or goods. The statements are in
+// lane-store.ts.
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { badRequest, notFound, type FieldError } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
-import type { MachineReplenishmentCheckAnswer } from "../../../src/generated/types.ts";
-
-/** A lane as the restock check answers it (its schema: machine-replenishment-check's answer). */
-type Lane = MachineReplenishmentCheckAnswer["lanes"][number];
+import * as store from "./lane-store.ts";
+import type { Lane } from "./lane-store.ts";
 
 /** The device (in the caller's scope, live) or a 404. */
 async function machineOf(ctx: Ctx, id: number): Promise<{ id: number; mac_name: string }> {
@@ -21,23 +19,11 @@ async function machineOf(ctx: Ctx, id: number): Promise<{ id: number; mac_name: 
   return { id: Number(row.id), mac_name: String(row.mac_name) };
 }
 
+/** The device's lanes, each marked low when shelved with goods and at or under the stock alert quantity. */
 async function lanesOf(ctx: Ctx, machineId: number): Promise<{ lanes: Lane[]; alert: number }> {
   const sql = ctx.tx ?? ctx.db;
-  const alert = Number(
-    (
-      await sql.query<{ alert: number }>(
-        `select coalesce(max(stock_alert_quantity), 0) as alert from ${q("system_setting")}`,
-      )
-    ).rows[0].alert,
-  );
-  const { rows } = await sql.query<Lane>(
-    `select c.id as channel_id, c.channel_number, c.goods_id, coalesce(g.title, c.goods_name) as goods_name, g.pic_url,
-            c."left", c.count, greatest(c.count - c."left", 0) as free, c.shelf_status, g.stock
-       from ${q("machine_channel")} c left join ${q("goods")} g on g.id = c.goods_id
-      where c.machine_id = $1
-      order by c.channel_number`,
-    [machineId],
-  );
+  const alert = await store.stockAlert(sql);
+  const rows = await store.lanes(sql, machineId);
   return {
     alert,
     lanes: rows.map((r) => ({
@@ -98,47 +84,23 @@ export const restockHandlers: Handlers = {
     for (const load of loads) {
       const lane = byId.get(load.channel_id)!;
       // The free-space rule, in the statement that loads the lane.
-      const { rows } = await tx.query<{ left: number }>(
-        `update ${q("machine_channel")} set "left" = "left" + $3, version = version + 1, updated_at = now()
-          where id = $1 and machine_id = $2 and "left" + $3 <= count returning "left"`,
-        [load.channel_id, machine.id, load.quantity],
-      );
-      if (rows.length === 0) {
-        const now = await tx.query<{ free: number }>(
-          `select greatest(count - "left", 0) as free from ${q("machine_channel")} where id = $1`,
-          [load.channel_id],
-        );
-        const free = Number(now.rows[0]?.free ?? 0);
+      if (!(await store.load(tx, load.channel_id, machine.id, load.quantity))) {
+        const free = await store.freeOf(tx, load.channel_id);
         errors.push(
           fieldMessage(`${load.at}/quantity`, "restockAboveFree", ctx.lng, { lane: lane.channel_number, free }),
         );
         continue;
       }
-      const stock = await tx.query<{ stock: number }>(
-        `update ${q("goods")} set stock = stock - $2, version = version + 1, updated_at = now()
-          where id = $1 and stock >= $2 returning stock`,
-        [lane.goods_id, load.quantity],
-      );
-      if (stock.rows.length === 0) {
-        const have = await tx.query<{ stock: number | null }>(`select stock from ${q("goods")} where id = $1`, [
-          lane.goods_id,
-        ]);
+      if (!(await store.takeStock(tx, lane.goods_id, load.quantity))) {
         errors.push(
           fieldMessage(`${load.at}/quantity`, "restockAboveStock", ctx.lng, {
             goods: lane.goods_name ?? "",
-            stock: Number(have.rows[0]?.stock ?? 0),
+            stock: await store.stockOf(tx, lane.goods_id),
           }),
         );
         continue;
       }
-      await tx.query(
-        `insert into ${q("machine_restock")} (machine_id, mac_name, channel_id, channel_number, goods_id, quantity,
-                                              left_after, actor_kind, actor_id, actor_name, restocked_at,
-                                              agent_id, agent_path)
-         select c.machine_id, $2, c.id, c.channel_number, c.goods_id, $3, c."left", $4, $5, $6, now(), c.agent_id, c.agent_path
-           from ${q("machine_channel")} c where c.id = $1`,
-        [load.channel_id, machine.mac_name, load.quantity, ctx.principal.kind, ctx.principal.id, ctx.principal.name],
-      );
+      await store.recordRestock(tx, load.channel_id, machine.mac_name, load.quantity, ctx.principal);
       total += load.quantity;
     }
     // All lanes or none: any refusal undoes the loads before it (the operation's transaction).
