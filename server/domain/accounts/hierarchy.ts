@@ -3,7 +3,6 @@
 // (manage-pid-list), a superior's password reset (manage-reset-password), and the self-protection of
 // accounts and roles on delete (nobody deletes themselves, the platform admin, or a role in use).
 import { RESET_PASSWORD } from "../../../src/schema/constants.ts";
-import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf, type Ctx, type TxCtx } from "../../entities/context.ts";
 import { derive, listRecords } from "../../entities/engine.ts";
 import { audit } from "../../entities/audit.ts";
@@ -15,7 +14,7 @@ import type { Row } from "../../entities/repository.ts";
 import { revokeAll } from "../session/auth.ts";
 import { HttpError, notFound } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
-import type { ManageUpAnswer } from "../../../src/generated/types.ts";
+import * as agents from "./agent-store.ts";
 
 const agentModel = () => modelOf("agent");
 
@@ -45,12 +44,7 @@ export const hierarchyHandlers: Handlers = {
     const chain = superiorsOf(agent.agent_path as string, agent.id as number);
     if (chain.length === 0) return [];
     // Cards, not records: an agent sees who its superiors are (SPEC section 1), never their money.
-    const { rows } = await sqlOf(ctx).query<Omit<ManageUpAnswer[number], "depth">>(
-      `select a.id, a.nickname, a.account, a.phone, a.pid, r.name as role
-         from ${q("agent")} a left join ${q("role")} r on r.id = a.role_id
-        where a.id = any($1::bigint[])`,
-      [chain],
-    );
+    const rows = await agents.superiorCards(sqlOf(ctx), chain);
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
     return chain
       .filter((id) => byId.has(id))
@@ -101,11 +95,7 @@ export const hierarchyHandlers: Handlers = {
     // Hashing is slow: outside the transaction that stores the hash and ends the sessions.
     const hash = await hashPassword(RESET_PASSWORD);
     await ctx.db.transaction(async (tx) => {
-      const { rows } = await tx.query(
-        `update ${q("agent")} set password = $1, updated_at = now() where id = $2 and deleted_at is null returning id`,
-        [hash, agent.id],
-      );
-      if (rows.length === 0) throw notFound();
+      if (!(await agents.setPassword(tx, agent.id, hash))) throw notFound();
       // Every session of that agent ends; its operators keep theirs (their own passwords did not change).
       await revokeAll(tx, "agent", agent.id as number);
       await audit(tx, ctx, "agent", agent.id as number, "reset_password", null);
@@ -120,11 +110,7 @@ export const hierarchyHandlers: Handlers = {
  */
 export async function protectAgents(ctx: TxCtx, op: string, ids: number[]): Promise<void> {
   if (op === "recover") return;
-  const scope = repo.scopeClause(agentModel(), scopeOf(ctx.principal), 1);
-  const { rows } = await ctx.tx.query<{ id: number; nickname: string; pid: number | null }>(
-    `select id, nickname, pid from ${q("agent")} where id = any($1::bigint[])${scope.sql} order by id`,
-    [ids, ...scope.values],
-  );
+  const rows = await agents.agentsInScope(ctx.tx, scopeOf(ctx.principal), ids);
   const own = ctx.principal.kind === "agent" ? rows.find((r) => Number(r.id) === ctx.principal.id) : undefined;
   if (own) throw new HttpError(409, "deleteSelf");
   const root = rows.find((r) => r.pid === null);
@@ -143,12 +129,6 @@ export function protectOperators(ctx: Ctx, op: string, ids: number[]): void {
  */
 export async function protectRoles(ctx: TxCtx, op: string, ids: number[]): Promise<void> {
   if (op === "recover") return;
-  const { rows } = await ctx.tx.query<{ name: string; n: number }>(
-    `select r.name, count(a.id)::int as n
-       from ${q("role")} r join ${q("agent")} a on a.role_id = r.id or a.parent_role_id = r.id
-      where r.id = any($1::bigint[])
-      group by r.id, r.name order by r.id limit 1`,
-    [ids],
-  );
-  if (rows[0]) throw new HttpError(409, "roleInUse", { role: rows[0].name, count: rows[0].n });
+  const inUse = await agents.roleInUse(ctx.tx, ids);
+  if (inUse) throw new HttpError(409, "roleInUse", { role: inUse.name, count: inUse.n });
 }

@@ -2,7 +2,6 @@
 // a superior the caller may see, with a role below the superior's: place.ts), and sign-in accounts
 // unique across agents and operators.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../core/sql.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
@@ -14,10 +13,11 @@ import { fieldError } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 import { hierarchyHandlers, protectAgents, protectOperators, protectRoles } from "./hierarchy.ts";
 import { placeErrors } from "./place.ts";
+import * as agents from "./agent-store.ts";
 
 async function accountTaken(tx: Queryable, account: string, self?: { entity: string; id: number }): Promise<boolean> {
   for (const entity of ["agent", "operator"]) {
-    const { rows } = await tx.query<{ id: number }>(`select id from ${q(entity)} where account = $1`, [account]);
+    const rows = await agents.idsWithAccount(tx, entity, account);
     if (rows.some((r) => !(self && self.entity === entity && self.id === r.id))) return true;
   }
   return false;
@@ -30,12 +30,9 @@ async function accountTaken(tx: Queryable, account: string, self?: { entity: str
 async function roleGrantErrors(ctx: Ctx, tx: Queryable, values: Row): Promise<FieldError[]> {
   const roleId = values.role_id;
   if (ctx.principal.isAdmin || roleId === undefined || roleId === null) return [];
-  const { rows } = await tx.query<{ permissions: string[] | null }>(
-    `select permissions from ${q("role")} where id = $1`,
-    [roleId],
-  );
-  const exceeds = (rows[0]?.permissions ?? []).some((p) => !ctx.principal.permissions.has(p));
-  return !rows[0] || exceeds ? [fieldError(modelOf("agent"), "role_id", "x-relation", ctx.lng)] : [];
+  const role = await agents.rolePermissions(tx, roleId);
+  const exceeds = (role?.permissions ?? []).some((p) => !ctx.principal.permissions.has(p));
+  return !role || exceeds ? [fieldError(modelOf("agent"), "role_id", "x-relation", ctx.lng)] : [];
 }
 
 function uniqueAccount(entity: string) {
@@ -67,25 +64,6 @@ async function passwordSetByUpdate(ctx: Ctx, tx: Queryable, kind: "agent" | "ope
   await revokeAll(tx, kind, existing.id as number);
 }
 
-/**
- * Deleting an account ends its sessions for good (recovering it from the recycle bin does not bring them
- * back); deleting an agent also ends the sessions of the operators it owns.
- */
-async function endSessionsOnDelete(tx: Queryable, kind: "agent" | "operator", ids: number[]) {
-  await tx.query(
-    `update sys_token set revoked_at = now()
-      where revoked_at is null and principal_kind = $1 and principal_id = any($2::bigint[])`,
-    [kind, ids],
-  );
-  if (kind === "agent")
-    await tx.query(
-      `update sys_token set revoked_at = now()
-        where revoked_at is null and principal_kind = 'operator'
-          and principal_id in (select id from ${q("operator")} where agent_id = any($1::bigint[]))`,
-      [ids],
-    );
-}
-
 export const accounts = defineArea({
   name: "accounts",
   handlers: { ...hierarchyHandlers },
@@ -115,15 +93,13 @@ export const accounts = defineArea({
       },
       async afterInsert(_ctx, tx, row) {
         const path = `${row.agent_path as string}${row.id as number}/`;
-        const { rows } = await tx.query<Row>(
-          `update ${q("agent")} set agent_path = $1, agent_id = $2 where id = $2 returning *`,
-          [path, row.id],
-        );
-        return rows[0];
+        return { ...(await agents.setPath(tx, row.id, path)) };
       },
       async beforeBulk(ctx, op, ids) {
         await protectAgents(ctx, op, ids);
-        if (op !== "recover") await endSessionsOnDelete(ctx.tx, "agent", ids);
+        // Deleting an account ends its sessions for good (a recovered one does not get them back); deleting an
+        // agent also ends the sessions of the operators it owns.
+        if (op !== "recover") await agents.endSessions(ctx.tx, "agent", ids);
       },
     },
     operator: {
@@ -133,7 +109,7 @@ export const accounts = defineArea({
       },
       async beforeBulk(ctx, op, ids) {
         protectOperators(ctx, op, ids);
-        if (op !== "recover") await endSessionsOnDelete(ctx.tx, "operator", ids);
+        if (op !== "recover") await agents.endSessions(ctx.tx, "operator", ids);
       },
     },
     role: {

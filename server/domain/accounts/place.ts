@@ -6,31 +6,16 @@
 // superior never change after creation (x-immutable), so the rule is checked when an agent is made;
 // agents made before it are left as they are (a recovered agent comes back as it was made).
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../core/sql.ts";
 import type { Ctx } from "../../entities/context.ts";
 import type { Row } from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import type { FieldError } from "../../core/errors.ts";
+import { placeOf, roleLevel } from "./agent-store.ts";
+
+export { placeOf, type Place } from "./agent-store.ts";
 
 /** Whether a role of `level` ranks strictly below a role of `above` (a greater level number is lower). */
 export const ranksBelow = (level: number, above: number): boolean => level > above;
-
-/** An agent's place: its role, that role's level and name (null when it holds none). */
-export interface Place {
-  role_id: number | null;
-  level: number | null;
-  role: string | null;
-}
-
-export async function placeOf(tx: Queryable, agentId: number): Promise<Place | undefined> {
-  const { rows } = await tx.query<Place>(
-    `select a.role_id, r.level, r.name as role from ${q("agent")} a left join ${q("role")} r on r.id = a.role_id
-      where a.id = $1`,
-    [agentId],
-  );
-  const row = rows[0];
-  return row && { role_id: row.role_id === null ? null : Number(row.role_id), level: row.level, role: row.role };
-}
 
 /**
  * The errors of a new agent's role and parent role against its superior's place (the engine has checked
@@ -39,10 +24,9 @@ export async function placeOf(tx: Queryable, agentId: number): Promise<Place | u
  */
 export async function placeErrors(ctx: Ctx, tx: Queryable, values: Row, skip: string[] = []): Promise<FieldError[]> {
   const superior = await placeOf(tx, values.pid as number);
-  const { rows } = await tx.query<{ level: number }>(`select level from ${q("role")} where id = $1`, [values.role_id]);
+  const level = await roleLevel(tx, values.role_id);
   const params = { role: superior?.role ?? "—" };
   const errors: FieldError[] = [];
-  const level = rows[0]?.level;
   if (
     !skip.includes("role_id") &&
     (level === undefined || superior?.level == null || !ranksBelow(Number(level), Number(superior.level)))
