@@ -7,7 +7,6 @@ import { can, requirePermission, sqlOf, type Ctx, type Principal } from "../../e
 import { hashPassword } from "../../core/passwords.ts";
 import { history } from "../../entities/audit.ts";
 import { models } from "../../model/model.ts";
-import { q } from "../../core/sql.ts";
 import { checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "./auth.ts";
 import { badRequest, HttpError } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
@@ -15,6 +14,7 @@ import { translate } from "../../core/i18n.ts";
 import { defineArea } from "../area.ts";
 import { roleHandlers } from "./roles.ts";
 import { versionHandlers } from "./versions.ts";
+import * as store from "./session-store.ts";
 
 export const userOf = (p: Principal) => ({
   id: p.id,
@@ -81,20 +81,15 @@ export const session = defineArea({
     // Guessing the old password is throttled like signing in, on the same counters.
     async "modify-password"({ ctx, input, request }) {
       const table = ctx.principal.kind;
-      const { rows } = await ctx.db.query<{ password: string }>(`select password from ${q(table)} where id = $1`, [
-        ctx.principal.id,
-      ]);
-      if (!(await checkPassword(ctx.db, ctx.principal.account, request.ip, input.old_password, rows[0]?.password))) {
+      const stored = await store.passwordOf(ctx.db, table, ctx.principal.id);
+      if (!(await checkPassword(ctx.db, ctx.principal.account, request.ip, input.old_password, stored))) {
         throw badRequest([
           { field: "old_password", keyword: "wrongPassword", message: translate(ctx.lng, "errors:wrongPassword") },
         ]);
       }
       const hash = await hashPassword(input.new_password);
       await ctx.db.transaction(async (tx) => {
-        await tx.query(
-          `update ${q(table)} set password = $1, version = version + 1, updated_at = now() where id = $2`,
-          [hash, ctx.principal.id],
-        );
+        await store.setPassword(tx, table, ctx.principal.id, hash);
         // Every session of this account ends, this one included: sign in again with the new password.
         await revokeAll(tx, ctx.principal.kind, ctx.principal.id);
       });
@@ -104,10 +99,7 @@ export const session = defineArea({
     // The settings the login page shows before anyone signs in: the site's name and logo, and the
     // currency every screen shows amounts in; nothing else.
     async "setting-no"({ ctx }) {
-      const { rows } = await sqlOf(ctx).query<Record<string, unknown>>(
-        `select site_name, logo, nav_title, currency from ${q("system_setting")} where singleton_key = 'global'`,
-      );
-      const row = rows[0] ?? {};
+      const row = (await store.loginSettings(sqlOf(ctx))) ?? {};
       return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
     },
 

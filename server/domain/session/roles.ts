@@ -3,11 +3,11 @@
 import { operationSchemas } from "../../../src/generated/operations.ts";
 import { operationKeyBase } from "../../../src/schema/keys.ts";
 import { operationOfPermission } from "../../../src/schema/permissions.ts";
-import { q } from "../../core/sql.ts";
 import { can, sqlOf, type Ctx } from "../../entities/context.ts";
 import { ranksBelow } from "../accounts/place.ts";
 import type { Handlers } from "../area.ts";
 import { allPermissions } from "./auth.ts";
+import * as store from "./session-store.ts";
 
 /** The label of a permission key an operation declares (the role editor shows it); entity keys have theirs. */
 const OPERATION_PERMISSION_LABELS = new Map(
@@ -38,17 +38,10 @@ export const roleHandlers: Handlers = {
 
 async function rolePicker(ctx: Ctx, direction: "up" | "down", forceDown: boolean) {
   const db = sqlOf(ctx);
-  const { rows } = await db.query<{ id: number; name: string; level: number; permissions: string[] | null }>(
-    `select id, name, level, permissions from ${q("role")} order by level, id`,
-  );
+  const rows = await store.roles(db);
   const own =
     ctx.principal.kind === "agent" && (!ctx.principal.isAdmin || forceDown)
-      ? (
-          await db.query<{ level: number; id: number }>(
-            `select r.id, r.level from ${q("agent")} a join ${q("role")} r on r.id = a.role_id where a.id = $1`,
-            [ctx.principal.id],
-          )
-        ).rows[0]
+      ? await store.ownRole(db, ctx.principal.id)
       : undefined;
   // One rule of rank with the server's own check of a new agent's place (accounts/place.ts).
   const picked = rows.filter((role) =>
