@@ -4,12 +4,10 @@
 // devices it changes (in the caller's scope) first, so two bindings of one device never interleave; the
 // statements that change them are in machine-store.ts.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../core/sql.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import { detail } from "../../entities/engine.ts";
 import { audit } from "../../entities/audit.ts";
 import { modelOf } from "../../model/model.ts";
-import * as repo from "../../entities/repository.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { badRequest, HttpError, notFound } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
@@ -23,15 +21,9 @@ export const idList = (id: number | number[]): number[] => (Array.isArray(id) ? 
  * any is missing, recycled or outside the caller's scope (nothing is changed then).
  */
 export async function lockMachines(tx: Queryable, ctx: Ctx, ids: number[]): Promise<LockedMachine[]> {
-  const scope = repo.scopeClause(modelOf("machine"), scopeOf(ctx.principal), 1);
-  const { rows } = await tx.query<LockedMachine>(
-    `select id, mac_name, mac_id, kind, agent_id, agent_path from ${q("machine")}
-      where id = any($1::bigint[]) and deleted_at is null${scope.sql}
-      order by id for no key update`,
-    [ids, ...scope.values],
-  );
+  const rows = await store.lock(tx, scopeOf(ctx.principal), ids);
   if (rows.length !== new Set(ids).size) throw notFound();
-  return rows.map((r) => ({ ...r, id: Number(r.id), agent_id: Number(r.agent_id) }));
+  return rows;
 }
 
 /** A translated 409 naming the devices of a kind the call does not apply to. */
@@ -45,11 +37,8 @@ export const bindingHandlers: Handlers = {
     const ids = idList(input.id);
     await lockMachines(ctx.tx, ctx, ids);
     // The new owner is one the caller sees (checked with the input: x-relation); its path is the scope.
-    const { rows } = await ctx.tx.query<{ id: number; agent_path: string }>(
-      `select id, agent_path from ${q("agent")} where id = $1 and deleted_at is null`,
-      [input.agent_id],
-    );
-    await store.moveToOwner(ctx.tx, ids, rows[0]);
+    const owner = await store.agentOf(ctx.tx, input.agent_id);
+    await store.moveToOwner(ctx.tx, ids, owner);
     for (const id of ids) await audit(ctx.tx, ctx, "machine", id, "bind_manage", { agent_id: input.agent_id });
     return { count: ids.length };
   },
@@ -66,13 +55,7 @@ export const bindingHandlers: Handlers = {
     const ids = idList(input.id);
     const machines = await lockMachines(ctx.tx, ctx, ids);
     wrongKind(machines, ["vending"]);
-    const plan = (
-      await ctx.tx.query<{ channels: store.PlanLane[] | string }>(
-        `select channels from ${q("channel_plan")} where id = $1 and deleted_at is null`,
-        [input.channel_plan_id],
-      )
-    ).rows[0];
-    const lanes = typeof plan.channels === "string" ? (JSON.parse(plan.channels) as store.PlanLane[]) : plan.channels;
+    const lanes = await store.planLanes(ctx.tx, input.channel_plan_id);
     for (const machine of machines) await store.layOutLanes(ctx.tx, machine, lanes);
     await store.setColumns(ctx.tx, ids, { channel_plan_id: input.channel_plan_id });
     for (const id of ids)
@@ -82,12 +65,7 @@ export const bindingHandlers: Handlers = {
 
   // A charging plan applied to charging-cable devices: the plan is one the caller sees, the devices too.
   async "charge-plan-edit"({ ctx, input }) {
-    const scope = repo.scopeClause(modelOf("charge_plan"), scopeOf(ctx.principal), 1);
-    const { rows } = await ctx.tx.query(
-      `select 1 from ${q("charge_plan")} where id = $1 and deleted_at is null${scope.sql} for key share`,
-      [input.id, ...scope.values],
-    );
-    if (!rows.length) throw notFound();
+    if (!(await store.shareChargePlan(ctx.tx, scopeOf(ctx.principal), input.id))) throw notFound();
     const machines = await lockMachines(ctx.tx, ctx, input.machine_ids);
     wrongKind(machines, ["charging_cable"]);
     await store.setColumns(ctx.tx, input.machine_ids, { charge_plan_id: input.id });

@@ -1,8 +1,11 @@
-// The device statements of the binding calls (issue 28, step 4: a handler reads lock → store → audit →
-// answer). Every statement runs in the caller's transaction after lockMachines (binding.ts) has locked
-// the devices it changes, in the caller's scope, so two bindings of one device never interleave.
+// The device statements of the binding calls and the QR codes (issue 28, step 4: a handler reads lock →
+// store → audit → answer). Every change runs in the caller's transaction after `lock` (binding.ts
+// lockMachines) has locked the devices it changes, in the caller's scope, so two bindings of one device
+// never interleave; the new owner, the plan and the charging plan a binding names are read here too.
 import { q } from "../../core/sql.ts";
 import type { Queryable } from "../../db/db.ts";
+import { scopeClause, type Scope } from "../../entities/repository.ts";
+import { modelOf } from "../../model/model.ts";
 
 /** A device as its binding locked it (binding.ts lockMachines). */
 export interface LockedMachine {
@@ -19,6 +22,59 @@ export interface PlanLane {
   channel_number: number;
   goods_id: number;
   count: number;
+}
+
+/** The live devices among ids in the scope, locked for no key update until the transaction ends. */
+export async function lock(tx: Queryable, scope: Scope, ids: number[]): Promise<LockedMachine[]> {
+  const where = scopeClause(modelOf("machine"), scope, 1);
+  const { rows } = await tx.query<LockedMachine>(
+    `select id, mac_name, mac_id, kind, agent_id, agent_path from ${q("machine")}
+      where id = any($1::bigint[]) and deleted_at is null${where.sql}
+      order by id for no key update`,
+    [ids, ...where.values],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id), agent_id: Number(r.agent_id) }));
+}
+
+/** The live devices among ids in the scope, by id: their id and device code. */
+export async function names(sql: Queryable, scope: Scope, ids: number[]): Promise<{ id: number; mac_name: string }[]> {
+  const model = modelOf("machine");
+  const where = scopeClause(model, scope, 1);
+  const { rows } = await sql.query<{ id: number; mac_name: string }>(
+    `select id, mac_name from ${q(model.table)} where id = any($1) and deleted_at is null${where.sql} order by id`,
+    [ids, ...where.values],
+  );
+  return rows;
+}
+
+/** A live agent's id and place in the tree (a new owner). */
+export async function agentOf(tx: Queryable, id: number): Promise<{ id: number; agent_path: string }> {
+  const { rows } = await tx.query<{ id: number; agent_path: string }>(
+    `select id, agent_path from ${q("agent")} where id = $1 and deleted_at is null`,
+    [id],
+  );
+  return rows[0];
+}
+
+/** The lanes of a live channel plan. */
+export async function planLanes(tx: Queryable, planId: number): Promise<PlanLane[]> {
+  const plan = (
+    await tx.query<{ channels: PlanLane[] | string }>(
+      `select channels from ${q("channel_plan")} where id = $1 and deleted_at is null`,
+      [planId],
+    )
+  ).rows[0];
+  return typeof plan.channels === "string" ? (JSON.parse(plan.channels) as PlanLane[]) : plan.channels;
+}
+
+/** Is the charging plan live and in the scope? Its row is key-share locked until the transaction ends. */
+export async function shareChargePlan(tx: Queryable, scope: Scope, id: number): Promise<boolean> {
+  const where = scopeClause(modelOf("charge_plan"), scope, 1);
+  const { rows } = await tx.query(
+    `select 1 from ${q("charge_plan")} where id = $1 and deleted_at is null${where.sql} for key share`,
+    [id, ...where.values],
+  );
+  return rows.length > 0;
 }
 
 /** The tables whose rows belong to a device's owner and move with the device. */

@@ -6,12 +6,11 @@ import type { FastifyRequest } from "fastify";
 import { zipSync } from "fflate";
 import QRCode from "qrcode";
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
-import { modelOf } from "../../model/model.ts";
-import { scopeClause } from "../../entities/repository.ts";
 import { notFound } from "../../core/errors.ts";
 import type { Handlers } from "../area.ts";
+import * as devices from "./machine-store.ts";
+import * as settings from "./settings-store.ts";
 
 /** The address a device's QR code holds. */
 export const scanUrl = (domain: string, macName: string): string =>
@@ -19,11 +18,7 @@ export const scanUrl = (domain: string, macName: string): string =>
 
 /** The full domain of the system settings, or the address this request came to. */
 async function domainOf(db: Queryable, request: FastifyRequest): Promise<string> {
-  const setting = modelOf("system_setting");
-  const { rows } = await db.query<{ full_domain: string | null }>(
-    `select full_domain from ${q(setting.table)} where singleton_key = 'global'`,
-  );
-  return rows[0]?.full_domain || `${request.protocol}://${request.host}`;
+  return (await settings.fullDomain(db)) || `${request.protocol}://${request.host}`;
 }
 
 /** A file name safe in a ZIP and a Content-Disposition header: the device code's own characters. */
@@ -34,13 +29,8 @@ const QR_OPTIONS = { errorCorrectionLevel: "M" as const, margin: 2, width: 512 }
 
 export const qrcodeHandlers: Handlers = {
   "machine-qrcode": async ({ ctx, input, request, reply }) => {
-    const model = modelOf("machine");
     const ids = [...new Set(input.id)];
-    const scope = scopeClause(model, scopeOf(ctx.principal), 1);
-    const { rows } = await sqlOf(ctx).query<{ id: number; mac_name: string }>(
-      `select id, mac_name from ${q(model.table)} where id = any($1) and deleted_at is null${scope.sql} order by id`,
-      [ids, ...scope.values],
-    );
+    const rows = await devices.names(sqlOf(ctx), scopeOf(ctx.principal), ids);
     if (rows.length !== ids.length) throw notFound();
     const domain = await domainOf(sqlOf(ctx), request);
     const format = input.format ?? "png";

@@ -3,7 +3,6 @@
 // that have it (KINDS); any other kind is refused with 409 naming the kinds it applies to. The setting
 // fields are read-only in machine.json, so these calls are the only way to change them.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../core/sql.ts";
 import { derive } from "../../entities/engine.ts";
 import { audit } from "../../entities/audit.ts";
 import { toApi } from "../../entities/answer.ts";
@@ -16,6 +15,7 @@ import { forbidden, HttpError, notFound } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
 import type { Handlers } from "../area.ts";
 import { entityKeyBase, enumKey } from "../../../src/schema/keys.ts";
+import * as store from "./settings-store.ts";
 
 type Kind = "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";
 
@@ -121,9 +121,7 @@ export const settingsHandlers: Handlers = {
       const device = await deviceOfKind(ctx, db, input.machine_id);
       owner = { id: Number(device.agent_id), path: device.agent_path as string };
     }
-    const { rows: plugins } = await db.query<{ id: number; code: string; name: string }>(
-      `select id, code, name from ${q("plugin")} where status = 1 order by sort, id limit 200`,
-    );
+    const plugins = await store.enabledPlugins(db);
     const setting = await repo.singleton(db, modelOf("plugin_setting"), owner.path);
     return {
       agent_id: owner.id,
@@ -140,18 +138,9 @@ export const settingsHandlers: Handlers = {
 
   "renovation-all-my": async ({ ctx, input }) => {
     const db = sqlOf(ctx);
-    const conditions = [`deleted_at is null`, `agent_id = $1`];
-    if (input.machine_id !== undefined) {
-      const device = await deviceOfKind(ctx, db, input.machine_id);
-      // A sales page names a channel plan, a charging page a charging plan; other kinds take any page.
-      if (device.kind === "vending") conditions.push(`channel_plan_id is not null`);
-      if (device.kind === "charging_cable" || device.kind === "charging_pile")
-        conditions.push(`charge_plan_id is not null`);
-    }
-    const { rows } = await db.query<Row>(
-      `select id, name as title from ${q("page")} where ${conditions.join(" and ")} order by name, id limit 500`,
-      [ctx.principal.agentId],
-    );
+    // A page for a device's kind (settings-store.ts pagesOf), or any of the caller's agent's.
+    const kind = input.machine_id === undefined ? undefined : (await deviceOfKind(ctx, db, input.machine_id)).kind;
+    const rows = await store.pagesOf(db, ctx.principal.agentId, kind as string | undefined);
     return rows.map((r) => ({ id: Number(r.id), title: r.title }));
   },
 };
