@@ -15,6 +15,7 @@ import { fieldMessage } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 import { issueSerial, keyFingerprint, publicKeys, readSerial, type LicenceKeys, type Serial } from "./serial.ts";
 import { VENDOR_PUBLIC_KEYS } from "./vendor-key.ts";
+import * as store from "./licence-store.ts";
 import type { ChecksnAnswer } from "../../../src/generated/types.ts";
 
 export { issueSerial, keyFingerprint, VENDOR_PUBLIC_KEYS, type LicenceKeys };
@@ -63,16 +64,13 @@ interface Stored {
 }
 
 async function stored(db: Queryable): Promise<Stored> {
-  const { rows } = await db.query<{ key: string; value: unknown }>(
-    `select key, value from sys_state where key in ($1, $2, $3)`,
-    [KEY, SERIAL, INSTALLATION],
-  );
+  const rows = await store.stateValues(db, [KEY, SERIAL, INSTALLATION]);
   const value = (key: string) => {
     const found = rows.find((r) => r.key === key)?.value;
     return typeof found === "string" ? found : undefined;
   };
-  const first = await db.query<{ at: Date | null }>(`select min(at) as at from sys_migration`);
-  const installed = first.rows[0]?.at ? new Date(first.rows[0].at).getTime() : Date.now();
+  const first = await store.firstMigrationAt(db);
+  const installed = first ? new Date(first).getTime() : Date.now();
   return { key: value(KEY), serial: value(SERIAL), installation: value(INSTALLATION), installed };
 }
 
@@ -81,13 +79,10 @@ async function stored(db: Queryable): Promise<Stored> {
  * made once, the same for every process (the first insert wins), never changed by any call.
  */
 export async function adoptInstallation(db: Queryable, id: string): Promise<string> {
-  await db.query(`insert into sys_state (key, value) values ($1, $2) on conflict (key) do nothing`, [
-    INSTALLATION,
-    JSON.stringify(id),
-  ]);
-  const { rows } = await db.query<{ value: unknown }>(`select value from sys_state where key = $1`, [INSTALLATION]);
-  if (typeof rows[0]?.value !== "string") throw new Error(`licence: ${INSTALLATION} is not an id`);
-  return rows[0].value;
+  await store.putStateOnce(db, INSTALLATION, id);
+  const value = await store.stateValue(db, INSTALLATION);
+  if (typeof value !== "string") throw new Error(`licence: ${INSTALLATION} is not an id`);
+  return value;
 }
 
 /** This installation's id, made (at random) on first need. */
@@ -147,12 +142,8 @@ export async function assertLicensed(db: Db, keys: LicenceKeys = VENDOR_PUBLIC_K
 /** This process reads the licence again on the next request (after a change made here or by hand). */
 export const forgetLicence = (db: Db): void => void known.delete(db);
 
-async function put(db: Queryable, key: typeof KEY | typeof SERIAL, value: string): Promise<void> {
-  await db.query(
-    `insert into sys_state (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value`,
-    [key, JSON.stringify(value)],
-  );
-}
+const put = (db: Queryable, key: typeof KEY | typeof SERIAL, value: string): Promise<void> =>
+  store.putState(db, key, value);
 
 /** Saves the key and installs a serial number in one go (the demo seed). */
 export async function installLicence(db: Queryable, key: string, serial: string): Promise<void> {
