@@ -10,11 +10,9 @@
 // twice creates its devices once.
 import ExcelJS from "exceljs";
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../core/sql.ts";
 import { inTransaction, scopeOf, sqlOf, type Ctx, type TxCtx } from "../../entities/context.ts";
 import { modelOf } from "../../model/model.ts";
 import { entitySchemas } from "../../../src/generated/schemas.ts";
-import { scopeClause } from "../../entities/repository.ts";
 import { validationErrors, validatorFor } from "../../entities/validation.ts";
 import { badRequest, HttpError } from "../../core/errors.ts";
 import { LANGUAGES, translate, type Language } from "../../core/i18n.ts";
@@ -22,6 +20,7 @@ import * as engine from "../../entities/engine.ts";
 import type { FileIntake, FileIntakes, Handlers } from "../area.ts";
 import { readSheet, SheetError, type SheetLimits } from "../../entities/sheet-read.ts";
 import { entityKeyBase, entityNameKey, enumKey, fieldLabelKey } from "../../../src/schema/keys.ts";
+import * as store from "./import-store.ts";
 
 /**
  * The most rows one file may hold, the most problems an answer lists (all are counted), and the largest
@@ -90,18 +89,14 @@ export async function templateWorkbook(db: Queryable, ctx: Ctx): Promise<ExcelJS
   const lng = ctx.lng;
   const t = (key: string, params?: Record<string, unknown>) => translate(lng, `${NS}:${key}`, params);
   // The sample names real records the caller may use, so it passes the check as it is.
-  const first = async (table: string, extra = "", values: unknown[] = []) =>
-    (await db.query<{ name: string }>(`select name from ${q(table)} where true${extra} order by id limit 1`, values))
-      .rows[0]?.name ?? "";
-  const shopScope = scopeClause(modelOf("shop"), scopeOf(ctx.principal), 0);
   const sample: Record<string, string> = {
     mac_name: "VM-0001",
     mac_id: "864512051234567",
     kind: kindLabel(lng, "vending"),
-    model: await first(modelOf("machine_model").table),
-    spec: await first(modelOf("machine_spec").table),
-    protocol: await first(modelOf("machine_protocol").table),
-    shop: await first(modelOf("shop").table, ` and deleted_at is null${shopScope.sql}`, shopScope.values),
+    model: await store.firstName(db, "machine_model"),
+    spec: await store.firstName(db, "machine_spec"),
+    protocol: await store.firstName(db, "machine_protocol"),
+    shop: await store.firstName(db, "shop", scopeOf(ctx.principal)),
     room_number: "B1",
     expiry_date: "2027-12-31",
     remark: t("template.sampleRemark"),
@@ -225,18 +220,6 @@ export async function parse(path: string, lng: Language): Promise<ParsedFile> {
 
 // ---------------------------------------------------------------- checking
 
-interface Live {
-  id: number;
-  mac_name: string;
-  mac_id: string;
-  kind: string;
-  model_id: number;
-  spec_id: number;
-  protocol_id: number;
-  shop_id: number | null;
-  agent_path: string;
-}
-
 export interface Checked {
   rows: number;
   /** The records to insert, with the file's row each came from. */
@@ -247,17 +230,10 @@ export interface Checked {
 
 /** Names -> ids of one related entity, in one statement: lower-cased names, and for protocols codes too. */
 async function lookup(db: Queryable, ctx: Ctx, entity: string, names: Set<string>) {
-  const model = modelOf(entity);
   const ids = new Map<string, number[]>();
   if (names.size === 0) return ids;
-  const scope = scopeClause(model, scopeOf(ctx.principal), 1);
   const keys = entity === "machine_protocol" ? ["name", "code"] : ["name"];
-  const live = model.recycle ? " and deleted_at is null" : "";
-  const { rows } = await db.query<Record<string, unknown>>(
-    `select id, ${keys.map((k) => `lower(${q(k)}) as ${q(k)}`).join(", ")} from ${q(model.table)}
-      where (${keys.map((k) => `lower(${q(k)}) = any($1)`).join(" or ")})${live}${scope.sql} order by id`,
-    [[...names], ...scope.values],
-  );
+  const rows = await store.byNames(db, scopeOf(ctx.principal), entity, keys, names);
   for (const row of rows)
     for (const key of new Set(keys.map((k) => String(row[k])))) {
       if (!names.has(key)) continue;
@@ -361,11 +337,7 @@ export async function check(db: Queryable, ctx: Ctx, file: ParsedFile): Promise<
   // Against the live devices, everyone's (codes are unique among them all), in one statement.
   const macNames = rows.flatMap((r) => r.values.get(byKey("mac_name")) ?? []);
   const macIds = rows.flatMap((r) => r.values.get(byKey("mac_id")) ?? []);
-  const { rows: live } = await db.query<Live>(
-    `select id, mac_name, mac_id, kind, model_id, spec_id, protocol_id, shop_id, agent_path from ${q(model.table)}
-      where deleted_at is null and (mac_name = any($1) or mac_id = any($2))`,
-    [macNames, macIds],
-  );
+  const live = await store.liveDevices(db, macNames, macIds);
   const liveByName = new Map(live.map((m) => [m.mac_name, m]));
   const liveById = new Map(live.map((m) => [m.mac_id, m]));
   const scope = scopeOf(ctx.principal);
@@ -435,33 +407,17 @@ async function insertAll(ctx: TxCtx, records: Checked["records"]): Promise<numbe
   const ids: number[] = [];
   for (let start = 0; start < records.length; start += 1000) {
     const chunk = records.slice(start, start + 1000);
-    const values: unknown[] = [];
-    const tuples = chunk.map(({ values: record }) => {
-      const row: Record<string, unknown> = {
-        ...defaults,
-        ...record,
-        agent_id: ctx.principal.agentId,
-        agent_path: ctx.principal.agentPath,
-      };
-      return `(${columns.map((c) => {
-        values.push(row[c] ?? null);
-        return `$${values.length}`;
-      })})`;
-    });
-    const { rows } = await ctx.tx.query<{ id: number }>(
-      `insert into ${q(model.table)} (${columns.map(q).join(", ")}) values ${tuples.join(", ")} returning id`,
-      values,
-    );
-    const chunkIds = rows.map((r) => Number(r.id));
-    await ctx.tx.query(
-      `insert into sys_audit (actor_kind, actor_id, entity, record_id, action, changes)
-       select $1, $2, 'machine', r.id, 'create', r.changes
-         from jsonb_to_recordset($3::jsonb) as r(id bigint, changes jsonb)`,
-      [
-        ctx.principal.kind,
-        ctx.principal.id,
-        JSON.stringify(chunkIds.map((id, i) => ({ id, changes: { ...chunk[i].values, source: "import" } }))),
-      ],
+    const rows = chunk.map(({ values: record }) => ({
+      ...defaults,
+      ...record,
+      agent_id: ctx.principal.agentId,
+      agent_path: ctx.principal.agentPath,
+    }));
+    const chunkIds = await store.insertDevices(ctx.tx, columns, rows);
+    await store.auditCreated(
+      ctx.tx,
+      ctx.principal,
+      chunkIds.map((id, i) => ({ id, changes: { ...chunk[i].values, source: "import" } })),
     );
     ids.push(...chunkIds);
   }
@@ -502,7 +458,7 @@ export const importHandlers: Handlers = {
     // The file was read before this call took its turn: the transaction holds only statements.
     inTransaction(ctx, async (ctx) => {
       // One import at a time: two confirms of one file cannot both find its devices absent.
-      await ctx.tx.query(`select pg_advisory_xact_lock(hashtext('machine-import'))`);
+      await store.importLock(ctx.tx);
       const checked = await check(ctx.tx, ctx, parsedOf(file));
       if (checked.problems.length)
         throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problems.length }, answer(checked, 0));
