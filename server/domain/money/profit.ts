@@ -2,7 +2,6 @@
 // how a payment uses them). Set by the agent's superiors, or the admin, for the pages they see; every
 // selected page needs its percentage or amount, and a fixed share may not exceed the page's maximum
 // profit or the agent's per-order limit.
-import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
 import { modelOf } from "../../model/model.ts";
 import * as repo from "../../entities/repository.ts";
@@ -10,6 +9,7 @@ import { fieldMessage } from "../../entities/validation.ts";
 import { badRequest, notFound, type FieldError } from "../../core/errors.ts";
 import { amountText } from "../../core/money.ts";
 import { currencyOf } from "../../db/settings.ts";
+import * as store from "./money-store.ts";
 
 export interface ProfitSettingInput {
   page_id: number;
@@ -27,10 +27,7 @@ async function agentInScope(ctx: Ctx, id: number) {
 
 export async function settingsOf(ctx: Ctx, agentId: number) {
   await agentInScope(ctx, agentId);
-  const { rows } = await sqlOf(ctx).query<ProfitSettingInput & { page_id: number }>(
-    `select page_id, profit_type, percent, amount from ${q("profit_setting")} where agent_id = $1 order by id`,
-    [agentId],
-  );
+  const rows = await store.profitSettings(sqlOf(ctx), agentId);
   return {
     id: agentId,
     settings: rows.map((r) => ({
@@ -44,19 +41,7 @@ export async function settingsOf(ctx: Ctx, agentId: number) {
 
 export async function pagesFor(ctx: Ctx, agentId: number) {
   await agentInScope(ctx, agentId);
-  const page = modelOf("page");
-  const scope = repo.scopeClause(page, scopeOf(ctx.principal), 0);
-  const { rows } = await sqlOf(ctx).query<{
-    id: number;
-    title: string;
-    profit_model: string;
-    profit_type: string;
-    max_profit: number | null;
-  }>(
-    `select id, name as title, profit_model, profit_type, max_profit from ${q("page")}
-      where deleted_at is null${scope.sql} order by sort, id limit 500`,
-    scope.values,
-  );
+  const rows = await store.profitPages(sqlOf(ctx), scopeOf(ctx.principal));
   return rows.map((r) => ({ ...r, id: Number(r.id), max_profit: Number(r.max_profit ?? 0) }));
 }
 
@@ -72,16 +57,9 @@ export async function saveSettings(
   if (agent.pid === null || Number(agent.id) === ctx.principal.agentId)
     throw badRequest([fieldMessage("id", "profitNotYours", ctx.lng)]);
   const pageIds = settings.map((s) => s.page_id);
-  const { rows: pages } = await tx.query<{ id: number; max_profit: number | null }>(
-    `select id, max_profit from ${q("page")} where id = any($1)`,
-    [pageIds],
-  );
+  const pages = await store.pageMaxProfits(tx, pageIds);
   const maxOf = new Map(pages.map((p) => [Number(p.id), Number(p.max_profit ?? 0)]));
-  const { rows: plugin } = await tx.query<{ per_order_amount: number | null }>(
-    `select per_order_amount from ${q("plugin_setting")} where singleton_key = $1`,
-    [agent.agent_path],
-  );
-  const perOrder = Number(plugin[0]?.per_order_amount ?? 0);
+  const perOrder = Number((await store.perOrderAmount(tx, agent.agent_path)) ?? 0);
   const currency = await currencyOf(tx);
   const errors: FieldError[] = [];
   const seen = new Set<number>();
@@ -104,19 +82,15 @@ export async function saveSettings(
       );
   });
   if (errors.length) throw badRequest(errors);
-  await tx.query(`delete from ${q("profit_setting")} where agent_id = $1`, [agentId]);
-  if (settings.length)
-    await tx.query(
-      `insert into ${q("profit_setting")} (agent_id, agent_path, page_id, profit_type, percent, amount)
-       select $1, $2, p, t, pc, a from unnest($3::bigint[], $4::text[], $5::float8[], $6::bigint[]) as s(p, t, pc, a)`,
-      [
-        agentId,
-        agent.agent_path,
-        settings.map((s) => s.page_id),
-        settings.map((s) => s.profit_type),
-        settings.map((s) => (s.profit_type === "percent" ? s.percent : null)),
-        settings.map((s) => (s.profit_type === "fixed" ? s.amount : null)),
-      ],
-    );
+  await store.replaceProfitSettings(
+    tx,
+    { id: agentId, agent_path: agent.agent_path },
+    settings.map((s) => ({
+      page_id: s.page_id,
+      profit_type: s.profit_type,
+      percent: s.profit_type === "percent" ? (s.percent ?? null) : null,
+      amount: s.profit_type === "fixed" ? (s.amount ?? null) : null,
+    })),
+  );
   return { count: settings.length };
 }

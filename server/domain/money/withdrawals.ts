@@ -2,12 +2,12 @@
 // refusing returns it; confirming the payout pays out the amount less the fee (both recorded). Each is
 // the side effect of its state change, in its transaction, so it happens exactly once.
 import type { Queryable } from "../../db/db.ts";
-import { q } from "../../core/sql.ts";
 import type { Ctx } from "../../entities/context.ts";
 import type { TransitionEffect } from "../../entities/domain.ts";
 import type { Row } from "../../entities/repository.ts";
 import { forbidden } from "../../core/errors.ts";
 import { post } from "./ledger.ts";
+import * as store from "./money-store.ts";
 
 export interface WithdrawalRequest {
   amount: number;
@@ -24,10 +24,7 @@ export interface WithdrawalRequest {
 
 /** The fee of a withdrawal: the system settings' withdraw fee (a fraction), rounded to the minor unit. */
 async function feeOf(tx: Queryable, amount: number): Promise<number> {
-  const { rows } = await tx.query<{ withdraw_fee: number | null }>(
-    `select withdraw_fee from ${q("system_setting")} where singleton_key = 'global'`,
-  );
-  return Math.round(amount * Number(rows[0]?.withdraw_fee ?? 0));
+  return Math.round(amount * Number((await store.withdrawFee(tx)) ?? 0));
 }
 
 /** A new withdrawal of the agent's, pending review; its amount leaves the balance for the pending figure. */
@@ -38,29 +35,22 @@ export async function requestWithdrawal(
   at = new Date(),
 ): Promise<Row> {
   const fee = await feeOf(tx, request.amount);
-  const { rows } = await tx.query<Row>(
-    `insert into ${q("withdrawal")} (agent_id, agent_path, legal_name, amount, fee, final_amount, request_time, payout_method,
-                                     bank_name, province, city, account_number, branch, remark, status, source, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending', $15, $7, $7) returning *`,
-    [
-      agent.id,
-      agent.path,
-      request.legal_name,
-      request.amount,
-      fee,
-      request.amount - fee,
-      at.toISOString(),
-      request.payout_method,
-      request.bank_name ?? null,
-      request.province ?? null,
-      request.city ?? null,
-      request.account_number,
-      request.branch ?? null,
-      request.remark ?? null,
-      request.source ?? "earnings",
-    ],
-  );
-  const withdrawal = rows[0];
+  const withdrawal = await store.insertWithdrawal(tx, {
+    agentId: agent.id,
+    agentPath: agent.path,
+    legal_name: request.legal_name,
+    amount: request.amount,
+    fee,
+    at: at.toISOString(),
+    payout_method: request.payout_method,
+    bank_name: request.bank_name ?? null,
+    province: request.province ?? null,
+    city: request.city ?? null,
+    account_number: request.account_number,
+    branch: request.branch ?? null,
+    remark: request.remark ?? null,
+    source: request.source ?? "earnings",
+  });
   await post(tx, [
     {
       agentId: agent.id,
@@ -72,7 +62,7 @@ export async function requestWithdrawal(
       at: at.toISOString(),
     },
   ]);
-  return withdrawal;
+  return { ...withdrawal };
 }
 
 /**
@@ -126,11 +116,8 @@ export const confirmEffect: TransitionEffect = async (ctx, change) => {
       withdrawalId: Number(after.id),
     },
   ]);
-  const { rows } = await ctx.tx.query<Row>(
-    `update ${q("withdrawal")} set paid_time = now(), final_amount = $2 where id = $1 returning *`,
-    [after.id, paid],
-  );
-  return rows[0];
+  const paidOut = await store.markPaid(ctx.tx, after.id, paid);
+  return paidOut && { ...paidOut };
 };
 
 /** The agent a withdrawal request is made for: the caller's own account (an operator has none). */
