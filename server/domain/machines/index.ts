@@ -3,7 +3,6 @@
 // device figures.
 // A device's takings, status and stock state are its live view's (server/db/live.ts): one definition
 // for the list, the detail, machine-statistics, statistics-machine and the home screen.
-import { businessDay } from "../../db/rollups.ts";
 import { sqlOf } from "../../entities/context.ts";
 import { detail, listRecords } from "../../entities/engine.ts";
 import { modelOf } from "../../model/model.ts";
@@ -14,6 +13,7 @@ import { operatorHandlers, operatorHooks } from "./operators.ts";
 import { qrcodeHandlers } from "./qrcode.ts";
 import { restockHandlers } from "./restock.ts";
 import { settingsHandlers, settingsHooks } from "./settings.ts";
+import * as store from "./machine-store.ts";
 
 export const machines = defineArea({
   name: "machines",
@@ -37,14 +37,6 @@ export const machines = defineArea({
     async "statistics-machine"({ ctx, input }) {
       const machine = await detail(ctx, modelOf("machine"), input.id);
       const days = input.days ?? 30;
-      const { rows } = await sqlOf(ctx).query<{ day: string; money: number; orders: number }>(
-        `select to_char(g.day, 'YYYY-MM-DD') as day, coalesce(d.takings, 0)::bigint as money,
-                coalesce(d.orders, 0)::bigint as orders
-           from generate_series(${businessDay("now()")} - ($2::int - 1), ${businessDay("now()")}, interval '1 day') as g(day)
-           left join stat_machine_day d on d.machine_id = $1 and d.day = g.day::date
-          order by g.day`,
-        [input.id, days],
-      );
       return {
         machine_id: input.id,
         day_money: Number(machine.day_money),
@@ -52,7 +44,7 @@ export const machines = defineArea({
         month_money: Number(machine.month_money),
         total_money: Number(machine.total_money),
         total_number: Number(machine.total_number),
-        trend: rows.map((r) => ({ day: r.day, money: Number(r.money), orders: Number(r.orders) })),
+        trend: await store.takingsByDay(sqlOf(ctx), input.id, days),
       };
     },
   },

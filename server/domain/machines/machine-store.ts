@@ -4,6 +4,7 @@
 // never interleave; the new owner, the plan and the charging plan a binding names are read here too.
 import { q } from "../../core/sql.ts";
 import type { Queryable } from "../../db/db.ts";
+import { businessDay } from "../../db/rollups.ts";
 import { scopeClause, type Scope } from "../../entities/repository.ts";
 import { modelOf } from "../../model/model.ts";
 
@@ -184,4 +185,21 @@ export async function reset(tx: Queryable, id: number): Promise<void> {
     car_wash_plan_id: null,
     mode: "normal",
   });
+}
+
+/** A device's takings and orders by business day over the last `days` days, oldest first (none: 0). */
+export async function takingsByDay(
+  db: Queryable,
+  machineId: number,
+  days: number,
+): Promise<{ day: string; money: number; orders: number }[]> {
+  const { rows } = await db.query<{ day: string; money: number; orders: number }>(
+    `select to_char(g.day, 'YYYY-MM-DD') as day, coalesce(d.takings, 0)::bigint as money,
+            coalesce(d.orders, 0)::bigint as orders
+       from generate_series(${businessDay("now()")} - ($2::int - 1), ${businessDay("now()")}, interval '1 day') as g(day)
+       left join stat_machine_day d on d.machine_id = $1 and d.day = g.day::date
+      order by g.day`,
+    [machineId, days],
+  );
+  return rows.map((r) => ({ day: r.day, money: Number(r.money), orders: Number(r.orders) }));
 }

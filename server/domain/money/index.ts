@@ -2,7 +2,6 @@
 // delivery reviews, profit settings and the profit lists. Every movement goes through the ledger
 // (ledger.ts) in the transaction of its cause; every rule on an amount is part of the SQL statement
 // that changes it, so concurrent clicks cannot pass it twice.
-import { q } from "../../core/sql.ts";
 import { scopeOf, sqlOf } from "../../entities/context.ts";
 import { listRecords, runTransition } from "../../entities/engine.ts";
 import { audit } from "../../entities/audit.ts";
@@ -16,6 +15,7 @@ import { defineArea } from "../area.ts";
 import { reviewDeliveries } from "./deliveries.ts";
 import { recordRefunds } from "./orders.ts";
 import * as orders from "./order-store.ts";
+import { balancesOf } from "./money-store.ts";
 import { pagesFor, saveSettings, settingsOf } from "./profit.ts";
 import { confirmEffect, notOwnEffect, refuseEffect, requesterOf, requestWithdrawal } from "./withdrawals.ts";
 import { amountText } from "../../core/money.ts";
@@ -38,11 +38,7 @@ export const money = defineArea({
       // The agent's balance beside its request, for the reviewer: one query for the page.
       async derive(ctx, rows) {
         const ids = [...new Set(rows.map((r) => Number(r.agent_id)))];
-        const { rows: agents } = await sqlOf(ctx).query<{ id: number; withdrawable: number | null }>(
-          `select id, withdrawable from ${q("agent")} where id = any($1)`,
-          [ids],
-        );
-        const balance = new Map(agents.map((a) => [Number(a.id), Number(a.withdrawable ?? 0)]));
+        const balance = await balancesOf(sqlOf(ctx), ids);
         for (const row of rows) row.agent_withdrawable = balance.get(Number(row.agent_id)) ?? 0;
       },
     },

@@ -203,3 +203,12 @@ export async function deliveriesInScope(
   );
   return rows;
 }
+
+/** The withdrawable balance of each of the agents, by id (for a withdrawal's reviewer). */
+export async function balancesOf(db: Queryable, agentIds: number[]): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ id: number; withdrawable: number | null }>(
+    `select id, withdrawable from ${q("agent")} where id = any($1)`,
+    [agentIds],
+  );
+  return new Map(rows.map((a) => [Number(a.id), Number(a.withdrawable ?? 0)]));
+}
