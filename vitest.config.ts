@@ -11,8 +11,9 @@ export default defineConfig({
     // A test that asserts nothing fails, in every project.
     expect: { requireAssertions: true },
     // One worker a core: Vitest's default (a core less than the machine has) leaves one of this machine's
-    // two idle while the unit and API files run, one at a time. The browser files run after them, one at a
-    // time (Chromium takes the other core).
+    // two idle. The browser files too run two at a time: one alone leaves a core idle while its page waits
+    // on the server or the server on the page (measured: 800 s for all of them two at a time, 1,896 s one
+    // at a time).
     maxWorkers: availableParallelism(),
     projects: [
       {
@@ -39,9 +40,10 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          // The console is built once for every browser test; the files share the machine's two cores.
+          // The console is built once for every browser test; each file has its own server, database copy
+          // and browser, so files run side by side (npm start's two files each bundle the server to
+          // dist/server, renamed into place whole: server/start.mjs).
           globalSetup: ["tests/e2e/build-console.ts"],
-          fileParallelism: false,
           // A poll waits for what the user would see: on two busy cores a screen can take seconds to
           // follow a click (the default of 1 s made sound tests fail under load).
           expect: { poll: { timeout: 15_000 } },

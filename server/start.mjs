@@ -15,7 +15,7 @@
 // signal n. SIGTERM and SIGINT are passed on to the server, which closes cleanly; a second one, or a
 // server still running 15 s later, gets SIGKILL.
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, renameSync, rmSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -35,6 +35,9 @@ const EXIT_CANNOT_START = 78;
  * a crash, restarted, rather than in a machine swapping. */
 const HEAP_MB = 1536;
 
+// Written in a folder of this process's own, then renamed into place (each file at once): a server started
+// meanwhile by another `npm start` (another data folder, a test beside it) never reads a half-written bundle.
+const WRITING = join(dirname(BUNDLE), `.bundling-${process.pid}`);
 const { status, error } = spawnSync(
   join(ROOT, "node_modules/.bin/esbuild"),
   [
@@ -46,14 +49,19 @@ const { status, error } = spawnSync(
     "--packages=external",
     "--sourcemap",
     "--log-level=warning",
-    `--outfile=${BUNDLE}`,
+    `--outfile=${join(WRITING, "main.mjs")}`,
   ],
   { cwd: ROOT, stdio: "inherit" },
 );
 if (status !== 0) {
+  rmSync(WRITING, { recursive: true, force: true });
   console.error(`Bundling the server failed${error ? `: ${error.message}` : ""}.`);
   process.exit(1);
 }
+// The map first: the bundle names it, and is the file a server reads.
+renameSync(join(WRITING, "main.mjs.map"), `${BUNDLE}.map`);
+renameSync(join(WRITING, "main.mjs"), BUNDLE);
+rmSync(WRITING, { recursive: true, force: true });
 
 const log = (line) => console.error(`[supervisor ${new Date().toISOString()}] ${line}`);
 

@@ -117,6 +117,13 @@ export const tableRows = (page: Page) => page.locator(".ant-table-tbody tr.ant-t
 export const filterField = (page: Page, path: string, name: string) =>
   page.locator(`#filter_${routeOf(new URL(path, "http://x").pathname)!.routeId}_${name}`);
 
+/** In-app navigation to `path`, as a click on the menu does (no page load). */
+export const go = (page: Page, path: string) =>
+  page.evaluate((to) => {
+    history.pushState({}, "", to);
+    dispatchEvent(new PopStateEvent("popstate"));
+  }, path);
+
 /**
  * What matches `selector` on the page of address `path` (its pathname), not on the page being left: a
  * navigation renders as a transition, and the previous page stays a moment after the address changed;

@@ -10,6 +10,7 @@ import { resources } from "../../src/generated/resources.ts";
 import {
   type Console,
   expectFits,
+  go,
   inLanguage,
   LANGUAGES,
   locale,
@@ -35,12 +36,6 @@ afterAll(async () => {
 });
 
 const one = async <T>(sql: string, values: unknown[] = []) => (await c.db.query<T>(sql, values)).rows[0];
-/** In-app navigation, as a click on the menu does. */
-const go = (page: import("playwright-core").Page, path: string) =>
-  page.evaluate((to) => {
-    history.pushState({}, "", to);
-    dispatchEvent(new PopStateEvent("popstate"));
-  }, path);
 
 describe("values as the business writes them", () => {
   it("shows amounts in the settings' currency, units, and one date format per language", async () => {

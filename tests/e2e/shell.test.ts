@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { resources } from "../../src/generated/resources.ts";
-import { type Console, locale, onPage, openPage, ROOT, SHOTS, signIn, startConsole, tableRows } from "./harness.ts";
+import { type Console, go, locale, onPage, openPage, ROOT, SHOTS, signIn, startConsole, tableRows } from "./harness.ts";
 
 /** The shipped font each language's script needs (fonts are bundled; the machine may have none). */
 const FONT: Record<string, string> = {
@@ -175,15 +175,16 @@ describe("main screens in four languages", () => {
     const { page, context, errors } = await openPage(c, { lang: lng });
     await signIn(c, page, "admin");
     for (const [name, path] of SCREENS) {
-      await page.goto(`${c.url}${path}`);
-      await page.locator(".shell-content .ant-card, .shell-content .home-page").first().waitFor();
-      // Rendered: nothing is loading any more, the screen's calls and its language's texts have arrived.
-      await page.locator(".ant-spin-spinning, .ant-skeleton").first().waitFor({ state: "detached" });
-      await page.waitForLoadState("networkidle");
-      await page.locator(".ant-spin-spinning, .ant-skeleton").first().waitFor({ state: "detached" });
-      const text = await page.locator(".shell").innerText();
-      // A key shown instead of its text (goods:fields.title.label, menu:routes.x, actions.save).
-      expect(text, `${name} in ${lng}`).not.toMatch(/\b[a-z_]+:[a-z_.]+\b|\b(fields|actions|messages|enum)\.[a-z_]+/);
+      // In-app, as from the menu: what is read and kept is this screen's page (onPage), not the last one's.
+      await go(page, path);
+      await onPage(page, path, ".ant-card, .home-page").first().waitFor();
+      // Rendered: nothing is loading any more, and the screen's language's texts have arrived: a key shown
+      // instead of its text (goods:fields.title.label, menu:routes.x, actions.save) for longer than a poll
+      // waits is a key the user reads.
+      await onPage(page, path, ".ant-spin-spinning, .ant-skeleton").first().waitFor({ state: "detached" });
+      await expect
+        .poll(() => page.locator(".shell").innerText(), { message: `${name} in ${lng}` })
+        .not.toMatch(/\b[a-z_]+:[a-z_.]+\b|\b(fields|actions|messages|enum)\.[a-z_]+/);
       await page.screenshot({ path: join(SHOTS, `${name}-${lng}.png`) });
     }
     expect(errors).toEqual([]);
@@ -353,10 +354,7 @@ describe("every route", () => {
     const failures: string[] = [];
     for (const resource of listed) {
       // In-app navigation, as a click on the menu does (a full reload per route would only be slower).
-      await page.evaluate((path) => {
-        history.pushState({}, "", path);
-        dispatchEvent(new PopStateEvent("popstate"));
-      }, resource.list!);
+      await go(page, resource.list!);
       // This route's page, not the one being left: a hand-written screen (an extension) shows its own
       // content, a generated one its form or table.
       const extension = resource.meta.extension as string | undefined;
@@ -394,11 +392,6 @@ describe("every route", () => {
   it("opens every entity's create form, and the first record's details and edit form, without errors", async () => {
     const { page, context, errors } = await openPage(c);
     await signIn(c, page, "admin");
-    const go = (path: string) =>
-      page.evaluate((to) => {
-        history.pushState({}, "", to);
-        dispatchEvent(new PopStateEvent("popstate"));
-      }, path);
     const failures: string[] = [];
     const opened = (path: string, selector: string) =>
       onPage(page, path, selector)
@@ -416,24 +409,27 @@ describe("every route", () => {
       if (resource.meta.extension) continue;
       if (resource.create && !seen.has(resource.create)) {
         seen.add(resource.create);
-        await go(resource.create);
+        await go(page, resource.create);
         if (!(await opened(resource.create, ".schema-form"))) failures.push(`${resource.create}: no form`);
       }
       if (resource.list && resource.meta.screen === "list" && (resource.show || resource.edit)) {
-        // A page load, not an in-app navigation: the previous list's rows must not be taken for this one's.
-        await page.goto(`${c.url}${resource.list}`);
+        // In-app, as a click on the menu: the rows read are this list's page's (onPage), never the last one's.
+        await go(page, resource.list);
         if (!(await opened(resource.list, ".ant-table"))) {
           failures.push(`${resource.list}: did not open`);
           continue;
         }
-        await page.locator(".ant-spin-spinning").first().waitFor({ state: "detached" });
-        // Loaded: its first row, or the table's "no data".
-        await page.locator(".ant-table-tbody tr.ant-table-row, .ant-table-placeholder .ant-empty").first().waitFor();
-        if (!(await tableRows(page).count())) {
+        // Loaded: its first row, or the table's "no data", with nothing loading any more.
+        const rows = onPage(page, resource.list, ".ant-table-tbody tr.ant-table-row");
+        await onPage(page, resource.list, ".ant-table-tbody tr.ant-table-row, .ant-table-placeholder .ant-empty")
+          .first()
+          .waitFor();
+        await onPage(page, resource.list, ".ant-spin-spinning").first().waitFor({ state: "detached" });
+        if (!(await rows.count())) {
           empty.push(resource.list);
           continue;
         }
-        const id = await tableRows(page).first().getAttribute("data-row-key");
+        const id = await rows.first().getAttribute("data-row-key");
         if (!id) {
           failures.push(`${resource.list}: its first row has no id`);
           continue;
@@ -442,7 +438,7 @@ describe("every route", () => {
           if (!path || seen.has(path)) continue;
           seen.add(path);
           const address = path.replace(":id", id);
-          await go(address);
+          await go(page, address);
           const selector = path === resource.show ? ".detail-descriptions" : ".schema-form";
           if (!(await opened(address, selector))) failures.push(`${path} (${id}): did not open`);
         }
