@@ -1,5 +1,5 @@
 // What the console keeps in local storage between visits: the session from login (token, user,
-// permissions, menu), the open tabs, the language and the version the console last ran against.
+// permissions, menu), the open tabs, the columns shown on each list, the language and the version the console last ran against.
 // Logging out clears everything but the version (SPEC §2) and the language the user chose.
 import type { LoginAnswer, MenuAnswer } from "../generated/types.ts";
 import { STORAGE_KEY as LANGUAGE_KEY } from "./i18n.ts";
@@ -72,3 +72,10 @@ export interface StoredTab {
 
 export const storedTabs = (): StoredTab[] => readJson<StoredTab[]>(KEYS.tabs) ?? [];
 export const saveTabs = (tabs: StoredTab[]): void => localStorage.setItem(KEYS.tabs, JSON.stringify(tabs));
+
+/** The columns a user showed or hid on a list (list/column-choice.tsx): column key → shown. */
+export type ColumnChoice = Record<string, boolean>;
+const columnsKey = (list: string) => `columns:${list}`;
+export const storedColumns = (list: string): ColumnChoice => readJson<ColumnChoice>(columnsKey(list)) ?? {};
+export const saveColumns = (list: string, choice: ColumnChoice): void =>
+  localStorage.setItem(columnsKey(list), JSON.stringify(choice));

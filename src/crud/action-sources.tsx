@@ -238,10 +238,10 @@ export function operationAction(
 }
 
 /** A record's actions on its row or detail: its transitions, then the row operations it allows. */
-export function recordActions(screen: ScreenContext, record: Row, operations = true): Action[] {
+export function recordActions(screen: ScreenContext, record: Row): Action[] {
   return [
     ...transitionActions(screen, record),
-    ...(operations ? usableOperations(screen.view.name, "row", record) : []).map((operation) =>
+    ...usableOperations(screen.view.name, "row", record).map((operation) =>
       operationAction(screen.view, operation, { record }),
     ),
   ];

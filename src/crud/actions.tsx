@@ -5,8 +5,8 @@
 // the declaration says), the call, its field errors kept in the dialog, the success message, and the
 // refresh of lists, details, titles and histories. A file an action answers is shown (an image) or saved.
 // Rows, bulk bars, toolbars, detail screens and the dashboard place actions through ActionButtons.
-import { Button, Dropdown, Space, App } from "antd";
-import { DownOutlined, DownloadOutlined } from "@ant-design/icons";
+import { Button, Space, App } from "antd";
+import { DownloadOutlined } from "@ant-design/icons";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { saveFile, type ApiError, type FileAnswer } from "../app/api.ts";
@@ -185,41 +185,20 @@ interface ButtonsProps {
   actions: Action[];
   size?: "small" | "middle";
   type?: "link" | "default";
-  /** On list rows, more than two actions fold into a "More" menu to keep rows one line high. */
-  compact?: boolean;
   onDone?: () => void;
 }
 
-/** A button for each action (or, compact, a "More" menu), all run by one runner. */
-export function ActionButtons({ actions, size = "small", type = "link", compact, onDone }: ButtonsProps) {
-  const { t } = useTranslation();
+/** A button for each action, all run by one runner (a row places its own: list/row-actions.tsx). */
+export function ActionButtons({ actions, size = "small", type = "link", onDone }: ButtonsProps) {
   const runner = useActionRunner(onDone);
   if (actions.length === 0) return null;
   return (
     <>
-      {compact && actions.length > 2 ? (
-        <Dropdown
-          trigger={["click"]}
-          menu={{
-            items: actions.map((action) => ({
-              key: action.key,
-              label: action.label,
-              danger: action.danger,
-              onClick: () => void runner.start(action),
-            })),
-          }}
-        >
-          <Button size={size} type="link" icon={<DownOutlined />} iconPosition="end">
-            {t("actions.more")}
-          </Button>
-        </Dropdown>
-      ) : (
-        <Space size={4} wrap>
-          {actions.map((action) => (
-            <ActionButton key={action.key} action={action} runner={runner} size={size} type={type} />
-          ))}
-        </Space>
-      )}
+      <Space size={4} wrap>
+        {actions.map((action) => (
+          <ActionButton key={action.key} action={action} runner={runner} size={size} type={type} />
+        ))}
+      </Space>
       {runner.element}
     </>
   );

@@ -55,9 +55,13 @@ export function FieldValue({ field, value, titles, detail }: Props) {
     case "boolean":
       return <Tag bordered={false}>{t(value ? "common:yes" : "common:no")}</Tag>;
     case "datetime":
-      return <span className="cell-date">{formatDateTime(String(value), lng)}</span>;
+      return <DateTimeText value={String(value)} lng={lng} />;
     case "date":
-      return <span className="cell-date">{formatDate(String(value), lng)}</span>;
+      return (
+        <span className="cell-date">
+          <span>{formatDate(String(value), lng)}</span>
+        </span>
+      );
     case "upload":
     case "uploads": {
       const urls = (Array.isArray(value) ? value : [value]).map(String);
@@ -172,17 +176,19 @@ function ObjectValue({ value }: { value: unknown }) {
 }
 
 /**
- * One line of text, cut with an ellipsis by CSS where its column is narrower; the whole text shows in a
- * tooltip when the cut hides some of it. Whether it does is read as the pointer comes over the cell, not
- * as the cell renders: antd's measured ellipsis forced a layout per cell, the largest part of a list's
- * render.
+ * A line of text (two in a table), cut with an ellipsis by CSS where its column is narrower; the whole
+ * text shows in a tooltip when the cut hides some of it. Whether it does is read as the pointer comes
+ * over the cell, not as the cell renders: antd's measured ellipsis forced a layout per cell, the largest
+ * part of a list's render.
  */
 function CellText({ tip, className, children }: { tip: string; className?: string; children: ReactNode }) {
   const [cut, setCut] = useState(false);
   const text = (
     <span
       className={className ? `cell-ellipsis ${className}` : "cell-ellipsis"}
-      onMouseEnter={(event) => setCut(event.currentTarget.scrollWidth > event.currentTarget.clientWidth)}
+      onMouseEnter={({ currentTarget: text }) =>
+        setCut(text.scrollWidth > text.clientWidth || text.scrollHeight > text.clientHeight)
+      }
     >
       {children}
     </span>
@@ -193,5 +199,19 @@ function CellText({ tip, className, children }: { tip: string; className?: strin
     </Tooltip>
   ) : (
     text
+  );
+}
+
+/**
+ * A date and time, each kept whole: where a table is short of room, the time goes under the date rather
+ * than the table scrolling.
+ */
+export function DateTimeText({ value, lng }: { value: string; lng: string | undefined }) {
+  const text = formatDateTime(value, lng);
+  const cut = text.lastIndexOf(" ");
+  return (
+    <span className="cell-date">
+      <span>{text.slice(0, cut)}</span> <span>{text.slice(cut + 1)}</span>
+    </span>
   );
 }

@@ -3,13 +3,13 @@
 import { useCreate, useOne, useUpdate } from "@refinedev/core";
 import { Card } from "antd";
 import { useMemo } from "react";
-import { useNavigate, useParams } from "react-router";
+import { useLocation, useNavigate, useParams } from "react-router";
 import type { ApiError } from "../app/api.ts";
 import { formSchema, SchemaForm } from "./schema-form.tsx";
 import { RecordStatus, useSave } from "./record-state.tsx";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import type { EntityView } from "./model.ts";
-import { usePageTitle } from "../app/page-title.ts";
+import { pageDone, usePageTitle } from "../app/page-title.ts";
 import { recordTitle } from "./action-sources.tsx";
 
 type Data = Record<string, unknown>;
@@ -34,6 +34,7 @@ export function FormScreen({ resource: identifier, action }: { resource: string;
 
 function CreateForm({ screen }: { screen: ScreenContext }) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const { mutateAsync } = useCreate();
   const { fieldErrors, save } = useSave("messages.addSuccess", "messages.addFailed");
   const { view, resource } = screen;
@@ -52,7 +53,10 @@ function CreateForm({ screen }: { screen: ScreenContext }) {
           save(
             () =>
               mutateAsync({ resource: view.name, values: data, successNotification: false, errorNotification: false }),
-            () => navigate(screen.listPath),
+            () => {
+              pageDone(pathname);
+              navigate(screen.listPath);
+            },
           )
         }
       />
@@ -62,6 +66,7 @@ function CreateForm({ screen }: { screen: ScreenContext }) {
 
 function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const { view } = screen;
   const { query, result } = useOne<Data, ApiError>({
     resource: view.name,
@@ -94,7 +99,10 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
                 successNotification: false,
                 errorNotification: false,
               }),
-            () => navigate(screen.listPath),
+            () => {
+              pageDone(pathname);
+              navigate(screen.listPath);
+            },
           )
         }
       />

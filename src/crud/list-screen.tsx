@@ -12,6 +12,7 @@ import { toCrudFilters } from "./filters.ts";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import { useRefreshAfterAction } from "./refresh.ts";
 import { listAccess } from "./list/access.ts";
+import { ColumnChooser, useColumnChoice } from "./list/column-choice.tsx";
 import { listColumns } from "./list/columns.tsx";
 import { useListCommands } from "./list/commands.ts";
 import { RowActions } from "./list/row-actions.tsx";
@@ -42,7 +43,8 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const rowActions = (row: Row) => (
     <RowActions screen={screen} recycle={recycle} row={row} can={can} commands={commands} onDone={clearSelection} />
   );
-  const columns = listColumns({
+  const columnChoice = useColumnChoice(resource.identifier);
+  const allColumns = listColumns({
     view,
     recycle,
     sorters: table.sorters,
@@ -51,6 +53,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
     lng: i18n.resolvedLanguage,
     actions: can.rowActions ? rowActions : undefined,
   });
+  const columns = columnChoice.apply(allColumns);
   // A failed load says why, with a retry, instead of an empty table's "No data".
   const failedWords = failureWords(list.failure, "failure.other");
   const failure = <LoadFailure error={list.failure} onRetry={list.retry} />;
@@ -86,6 +89,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
         filters={table.filters}
         sorters={table.sorters}
         onRefresh={() => list.reload(refresh)}
+        columnChooser={phone ? undefined : <ColumnChooser columns={allColumns} state={columnChoice} />}
       />
       {list.failed && rows.length > 0 && (
         // The last rows stay for reading; the refresh that failed says why above them.
@@ -133,7 +137,9 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           dataSource={rows}
           loading={list.loading}
           onChange={list.onTableChange}
-          scroll={{ x: "max-content" }}
+          // As wide as the screen: the text wraps or is cut (with a tooltip) before the table scrolls, so
+          // the action column, fixed on the right, never stands over the row's data.
+          scroll={{ x: true }}
           rowSelection={
             can.select
               ? {

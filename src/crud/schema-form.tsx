@@ -5,9 +5,9 @@ import Form from "@rjsf/antd";
 import type { IChangeEvent } from "@rjsf/core";
 import { englishStringTranslator, type TranslatableString } from "@rjsf/utils";
 import { customizeValidator } from "@rjsf/validator-ajv8";
-import { Button, Space } from "antd";
+import { App, Button, Space } from "antd";
 import i18n from "i18next";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { schemaKeywords } from "../schema/ajv.ts";
 import { widgets } from "../widgets/index.ts";
@@ -95,6 +95,8 @@ export function SchemaForm({
   onCancel,
 }: Props) {
   const { t, i18n: instance } = useTranslation();
+  const { message } = App.useApp();
+  const host = useRef<HTMLDivElement>(null);
   const [data, setData] = useState<Data>(initial);
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -115,6 +117,21 @@ export function SchemaForm({
     const same = (field: string) => JSON.stringify(data[field]) === JSON.stringify(errorsAt[field]);
     return serverErrorSchema((serverErrors ?? []).filter((e) => same(e.field.split("/")[0])));
   }, [serverErrors, data, errorsAt]);
+  /**
+   * A save refused, by the form's rules or the server's: how many fields need the user, said where they
+   * look, and the first of them brought into view (rjsf focuses it where it can take the focus; a list,
+   * an upload or a map cannot, and a long form's first error may be far above the button).
+   */
+  const showErrors = (count: number) => {
+    if (!count) return;
+    void message.error(t("form.fix", { count }));
+    requestAnimationFrame(() =>
+      host.current
+        ?.querySelector(".ant-form-item-has-error, .has-error")
+        ?.scrollIntoView?.({ block: "center", behavior: "instant" }),
+    );
+  };
+  useEffect(() => showErrors(serverErrors?.length ?? 0), [serverErrors]);
 
   const submit = async ({ formData }: IChangeEvent<Data>) => {
     setSaving(true);
@@ -128,7 +145,7 @@ export function SchemaForm({
   return (
     // Captured before rjsf's own submit: the text handed over is part of what it validates and submits.
     <PendingInputsContext.Provider value={pending}>
-      <div className="schema-form-host" onSubmitCapture={() => pending.flush()}>
+      <div className="schema-form-host" ref={host} onSubmitCapture={() => pending.flush()}>
         <Form
           className="schema-form"
           formContext={FORM_LAYOUT}
@@ -156,7 +173,10 @@ export function SchemaForm({
             // A change with a field's id is the user's (rjsf's own default-filling carries none).
             if (id) changed();
           }}
-          onError={() => setSubmitted(true)}
+          onError={(errors) => {
+            setSubmitted(true);
+            showErrors(new Set(errors.map((error) => error.property)).size);
+          }}
           onSubmit={(event) => {
             setSubmitted(true);
             void submit(event);

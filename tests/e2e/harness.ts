@@ -113,6 +113,32 @@ export async function signIn(c: Console, page: Page, account: string): Promise<v
 /** Rows of the list table currently shown (lists left for another page stay in the page, hidden). */
 export const tableRows = (page: Page) => page.locator(".ant-table-tbody tr.ant-table-row:visible");
 
+/**
+ * Starts a row's action by its name, as a user does: the row's one button, or the item of its "More" menu
+ * (src/crud/list/row-actions.tsx).
+ */
+export async function rowAction(row: Locator, name: string): Promise<void> {
+  const direct = row.locator(".row-actions").getByRole("button", { name, exact: true });
+  if (await direct.count()) return direct.click();
+  await row.locator(".row-actions-more").click();
+  await row.page().getByRole("menuitem", { name, exact: true }).click();
+}
+
+/** The names of the actions a row offers: its button's and those under its "More" menu (closed again). */
+export async function rowActionNames(row: Locator): Promise<string[]> {
+  const page = row.page();
+  const names = await row.locator(".row-actions-primary").allInnerTexts();
+  const more = row.locator(".row-actions-more");
+  if (!(await more.count())) return names;
+  await more.click();
+  const menu = page.locator(".ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu");
+  await menu.waitFor();
+  names.push(...(await menu.getByRole("menuitem").allInnerTexts()));
+  await page.keyboard.press("Escape");
+  await menu.waitFor({ state: "hidden" });
+  return names.map((name) => name.trim());
+}
+
 /** A list's filter field: its bar's form is named after the list's route (ids are unique in the page). */
 export const filterField = (page: Page, path: string, name: string) =>
   page.locator(`#filter_${routeOf(new URL(path, "http://x").pathname)!.routeId}_${name}`);

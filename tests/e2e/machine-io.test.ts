@@ -141,8 +141,8 @@ describe("QR codes", () => {
     await page.goto(`${c.url}/machine/list`);
     const rows = tableRows(page);
     await rows.nth(1).waitFor();
-    // The selection box, the id, then the device code.
-    const code = (await rows.first().locator("td").nth(2).textContent())!.trim();
+    // The selection box, then the device code.
+    const code = (await rows.first().locator("td").nth(1).textContent())!.trim();
     // Row actions beyond details, edit and delete are in the row's "More" menu.
     await rows
       .first()

@@ -17,6 +17,7 @@ import {
   type Tab,
   tableRows,
   WIDTHS,
+  rowAction,
 } from "./harness.ts";
 
 let c: Console;
@@ -147,14 +148,14 @@ describe("device settings", () => {
     const row = page.locator(`.ant-table-tbody tr[data-row-key="${bindingId}"]`);
     await row.waitFor();
     const unbind = ob.operations["operator-unbind-machine"];
-    await row.getByRole("button", { name: unbind.name }).click();
+    await rowAction(row, unbind.name);
     const confirm = page.locator(".ant-modal-confirm");
     await expect.poll(() => confirm.locator(".ant-modal-confirm-content").textContent()).toBe(unbind.confirm);
     // Cancelled first: nothing changes.
     await confirm.locator(".ant-modal-confirm-btns button").first().click();
     await confirm.waitFor({ state: "detached" });
     expect(await bound()).toHaveLength(1);
-    await row.getByRole("button", { name: unbind.name }).click();
+    await rowAction(row, unbind.name);
     // The confirmation has finished opening before its button is pressed, and the call's answer is
     // what the test waits for (a lost click or a refusal then says so, not a count that stays 1).
     await expect.poll(() => confirm.locator(".ant-modal-confirm-content").textContent()).toBe(unbind.confirm);
@@ -208,7 +209,7 @@ describe("device settings", () => {
           `${c.url}/operator/machineList?filters[0][field]=machine_id&filters[0][operator]=eq&filters[0][value]=${machine.id}`,
         );
         const row = page.locator(`.ant-table-tbody tr[data-row-key="${rows[0].id}"]`);
-        await row.getByRole("button", { name: unbind.name }).click();
+        await rowAction(row, unbind.name);
         await expect.poll(() => page.locator(".ant-modal-confirm-content").textContent()).toBe(unbind.confirm);
         await still(page);
         await page.screenshot({ path: join(SHOTS, `settings-unbind-${lng}.png`) });

@@ -23,6 +23,7 @@ import {
   tableRows,
   type Viewport,
   WIDTHS,
+  rowAction,
 } from "./harness.ts";
 
 const PHONE = { width: 390, height: 844 };
@@ -106,7 +107,7 @@ describe("values as the business writes them", () => {
       );
       expect(await first.innerText()).toContain(device.shop);
       // The device's details name its agent, outlet and model as well.
-      await first.getByRole("button", { name: "Details" }).click();
+      await rowAction(first, "Details");
       const details = page.locator(".detail-descriptions");
       await details.waitFor();
       await expect.poll(() => details.innerText()).toContain(device.model);
@@ -227,13 +228,13 @@ describe("asking first and saying what went wrong", () => {
       await row.waitFor();
       const id = Number(await row.getAttribute("data-row-key"));
       const { title } = await one<{ title: string }>(`select title from goods where id = $1`, [id]);
-      await row.getByRole("button", { name: "Delete" }).click();
-      const pop = page.locator(".ant-popconfirm");
+      await rowAction(row, "Delete");
+      const pop = page.locator(".ant-modal-confirm");
       await pop.waitFor();
       const words = locale("en", "common").confirm.deleteOne.replace("{{entity}}", "Goods").replace("{{title}}", title);
       expect(await pop.innerText()).toContain(words);
       await pop.getByRole("button", { name: "Cancel" }).click();
-      await pop.waitFor({ state: "hidden" });
+      await pop.waitFor({ state: "detached" });
       expect(
         (await one<{ deleted_at: string | null }>(`select deleted_at from goods where id = $1`, [id])).deleted_at,
       ).toBe(null);

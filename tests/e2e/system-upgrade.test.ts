@@ -14,6 +14,7 @@ import {
   SHOTS,
   signIn,
   startConsole,
+  rowAction,
 } from "./harness.ts";
 
 let c: Console;
@@ -79,7 +80,7 @@ describe("upgrading an application", () => {
       await tab.page.goto(`${c.url}/application/list`);
       const row = tab.page.locator(".ant-table-tbody tr.ant-table-row", { hasText: "Smart Vending" });
       await row.waitFor();
-      await row.getByRole("button", { name: "Upgrade" }).click();
+      await rowAction(row, "Upgrade");
       const confirmation = tab.page.locator(".ant-modal-confirm:visible");
       await expect
         .poll(() => confirmation.locator(".ant-modal-confirm-content").innerText())

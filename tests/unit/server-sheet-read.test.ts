@@ -661,15 +661,15 @@ describe("readSheet: hostile files", () => {
       write("fd-image.png", tinyPng()),
       write("fd-valid.xlsx", valid),
     ];
+    // A closed descriptor is released once its close callback has run (seconds on a busy machine): each
+    // count waits for that, and fails on one left open.
+    const released = { timeout: 15_000, interval: 20 };
     await readSheet(files[1], LIMITS).catch(() => undefined);
-    const before = open();
+    await expect.poll(open, released).toBe(0);
     for (const file of files) await readSheet(file, LIMITS).catch(() => undefined);
     const slow = { ...LIMITS, maxColumns: 1, maxTextBytes: 1024 * MB, timeoutMs: 300 };
     await expect(readSheet(path("rows8m-column-b.xlsx"), slow)).rejects.toMatchObject({ problem: "tooSlow" });
-    // A closed descriptor is released once its close callback has run (seconds on a busy machine).
-    for (let i = 0; i < 250 && open() > before; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(before).toBe(0);
-    expect(open()).toBe(0);
+    await expect.poll(open, released).toBe(0);
   });
 });
 

@@ -1,6 +1,8 @@
 // Each opened page is a tab titled from its route name (SPEC §2), kept across reloads. The home tab
-// stays; closing the active tab opens its neighbour. Routes marked tab: false open without a tab.
-import { Tabs } from "antd";
+// stays; closing the active tab opens its neighbour; the bar's menu closes the other tabs or all of
+// them; a form that saved closes its own. Routes marked tab: false open without a tab.
+import { CloseCircleOutlined, CloseOutlined } from "@ant-design/icons";
+import { Button, Dropdown, Tabs } from "antd";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
@@ -8,7 +10,7 @@ import { saveTabs, storedTabs, type StoredTab } from "../session.ts";
 import { routeOf } from "../routes.ts";
 import { extensions } from "../../extensions/index.ts";
 import { confirmLeave } from "../unsaved.tsx";
-import { PAGE_TITLE_EVENT, type PageTitle } from "../page-title.ts";
+import { PAGE_DONE_EVENT, PAGE_TITLE_EVENT, type PageTitle } from "../page-title.ts";
 import { setOpenPages } from "./open-pages.ts";
 import { entityNameKey } from "../../schema/keys.ts";
 
@@ -54,8 +56,21 @@ export function TabBar() {
         return next;
       });
     };
+    // A form that saved moves on to its list: its tab goes (the form's page is left, nothing to ask).
+    const done = (event: Event) => {
+      const path = (event as CustomEvent<string>).detail;
+      setTabs((current) => {
+        const next = current.filter((tab) => tab.path.split("?")[0] !== path);
+        saveTabs(next);
+        return next;
+      });
+    };
     addEventListener(PAGE_TITLE_EVENT, named);
-    return () => removeEventListener(PAGE_TITLE_EVENT, named);
+    addEventListener(PAGE_DONE_EVENT, done);
+    return () => {
+      removeEventListener(PAGE_TITLE_EVENT, named);
+      removeEventListener(PAGE_DONE_EVENT, done);
+    };
   }, []);
 
   useEffect(() => {
@@ -90,6 +105,16 @@ export function TabBar() {
     if (pathname === path.split("?")[0]) navigate(next[Math.max(0, index - 1)]?.path ?? HOME);
   };
 
+  /** Closes every tab but the one on screen (or all of them: home is left), asking first for a changed form. */
+  const closeMany = async (others: boolean) => {
+    const here = tabs.find((tab) => tab.path.split("?")[0] === pathname);
+    if (!others && here && !(await confirmLeave())) return;
+    const next = others && here ? [here] : [];
+    setTabs(next);
+    saveTabs(next);
+    if (!next.length && pathname !== HOME) navigate(HOME);
+  };
+
   useEffect(() => {
     setOpenPages(tabs.map((tab) => tab.path.split("?")[0]));
   }, [tabs]);
@@ -114,6 +139,29 @@ export function TabBar() {
         { key: HOME, label: t("home.title"), closable: false },
         ...tabs.map((tab) => ({ key: tab.path, label: title(tab) })),
       ]}
+      tabBarExtraContent={
+        tabs.length > 0 && (
+          <Dropdown
+            trigger={["click"]}
+            placement="bottomRight"
+            menu={{
+              items: [
+                { key: "others", label: t("tabs.closeOthers"), disabled: tabs.length < 2 && !!activeTab },
+                { key: "all", label: t("tabs.closeAll"), icon: <CloseOutlined /> },
+              ],
+              onClick: ({ key }) => void closeMany(key === "others"),
+            }}
+          >
+            <Button
+              type="text"
+              size="small"
+              icon={<CloseCircleOutlined />}
+              aria-label={t("tabs.menu")}
+              title={t("tabs.menu")}
+            />
+          </Dropdown>
+        )
+      }
     />
   );
 }

@@ -1,13 +1,13 @@
-// The list's table columns: the id, the schema's list columns (x-ui.column) in order with their
-// formatted values, the creation time (or, in the recycle bin, the deletion time), and the actions.
+// The list's table columns: the schema's list columns (x-ui.column) in order with their formatted
+// values, the creation time (or, in the recycle bin, the deletion time), the id, and the actions.
 // A column shows from a width its priority allows, so a narrow screen keeps the key columns.
 import type { CrudSort } from "@refinedev/core";
 import type { TableColumnsType } from "antd";
 import type { Breakpoint } from "antd/es/_util/responsiveObserver";
 import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
-import { FieldValue } from "../field-value.tsx";
-import { formatDateTime, type TitleMaps } from "../format.ts";
+import { DateTimeText, FieldValue } from "../field-value.tsx";
+import type { TitleMaps } from "../format.ts";
 import type { EntityView, FieldView } from "../model.ts";
 import type { Row } from "./use-entity-list.ts";
 
@@ -39,10 +39,9 @@ interface Options {
 }
 
 export function listColumns({ view, recycle, sorters, titles, t, lng, actions }: Options): TableColumnsType<Row> {
-  const date = (v: string) => (v ? <span className="cell-date">{formatDateTime(v, lng)}</span> : "-");
+  const date = (v: string) => (v ? <DateTimeText value={v} lng={lng} /> : "-");
   const keyTime = view.columns.some((f) => f.kind === "datetime" && priorityOf(view, f) === 1);
   const columns: TableColumnsType<Row> = [
-    { title: t("fields.id"), dataIndex: "id", key: "id", width: 80, sorter: true, fixed: "left" },
     ...view.columns.map((field) => ({
       title: t(field.label),
       dataIndex: field.name,
@@ -65,6 +64,8 @@ export function listColumns({ view, recycle, sorters, titles, t, lng, actions }:
           sortOrder: sortOrderOf(sorters, "created_at"),
           render: date,
         },
+    // Last, and hidden until the user shows it (column-choice.tsx): the rows' own words name a record.
+    { title: t("fields.id"), dataIndex: "id", key: "id", sorter: true, sortOrder: sortOrderOf(sorters, "id") },
   ];
   if (actions)
     columns.push({

@@ -1,9 +1,10 @@
 // The list's toolbar: add, the toolbar's operations, the selected rows' operations and commands (with
-// their count), then export (as filtered and sorted) and refresh. On a phone, where rows are cards
-// without checkboxes, the bulk buttons are left out.
+// their count), then export (as filtered and sorted), the columns' chooser and refresh. On a phone,
+// where rows are cards without checkboxes, the bulk buttons are left out.
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from "@ant-design/icons";
 import type { CrudFilter, CrudSort } from "@refinedev/core";
 import { App, Button, Space, Typography } from "antd";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ApiError } from "../../app/api.ts";
@@ -25,6 +26,8 @@ interface Props {
   filters: CrudFilter[];
   sorters: CrudSort[];
   onRefresh: () => void;
+  /** The columns' chooser, where the list is a table. */
+  columnChooser?: ReactNode;
 }
 
 export function ListToolbar({
@@ -37,6 +40,7 @@ export function ListToolbar({
   filters,
   sorters,
   onRefresh,
+  columnChooser,
 }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -102,6 +106,7 @@ export function ListToolbar({
             {t("actions.export")}
           </Button>
         )}
+        {columnChooser}
         <Button icon={<ReloadOutlined />} aria-label={t("actions.refresh")} onClick={onRefresh} />
       </Space>
     </div>

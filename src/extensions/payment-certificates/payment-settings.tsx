@@ -8,6 +8,7 @@
 import { CheckCircleOutlined, ExclamationCircleOutlined, UploadOutlined } from "@ant-design/icons";
 import {
   Alert,
+  App,
   Button,
   Card,
   Col,
@@ -28,7 +29,12 @@ import { postFile, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import { formatDate } from "../../crud/format.ts";
 import { entityKeyBase, fieldHelpKey, fieldLabelKey } from "../../schema/keys.ts";
-import { usePaymentSettings, type CertificateInfo, type StoredCertificate } from "./use-payment-settings.ts";
+import {
+  scrollToFirstError,
+  usePaymentSettings,
+  type CertificateInfo,
+  type StoredCertificate,
+} from "./use-payment-settings.ts";
 
 /** The sections, by the fields' name prefix; each field is laid out as its schema says. */
 const SECTIONS = [
@@ -44,6 +50,7 @@ export const EXPIRY_WARNING_DAYS = 30;
 
 export function PaymentSettings() {
   const { t, i18n } = useTranslation(["payment_setting", "common", "validation", "errors"]);
+  const { message } = App.useApp();
   const { view, form, settings, stored, initial, isSet, uploaded, saving, save, certificate } = usePaymentSettings();
   const editable = allowed("payment_setting.set");
   const required = new Set(view.schema.required ?? []);
@@ -90,6 +97,11 @@ export function PaymentSettings() {
       initialValues={initial}
       disabled={!editable}
       onFinish={(values) => void save(values)}
+      // Refused before it is sent: how many fields need the user, and the first of them in view.
+      onFinishFailed={({ errorFields }) => {
+        void message.error(t("common:form.fix", { count: errorFields.length }));
+        requestAnimationFrame(scrollToFirstError);
+      }}
       data-testid="payment-settings"
     >
       {failed && <Alert type="error" showIcon message={failed.message} style={{ marginBottom: 16 }} />}

@@ -75,6 +75,8 @@ export function usePaymentSettings() {
       form.setFields(errors.filter((e) => !isCertificate(e.name)).map((e) => ({ name: e.name, errors: [e.message] })));
       setCertErrors(Object.fromEntries(errors.filter((e) => isCertificate(e.name)).map((e) => [e.name, e.message])));
       void message.error(failure.message || t("common:messages.editFailed"));
+      // The first field refused, in view: the button is at the foot of a long page.
+      if (errors.length) requestAnimationFrame(scrollToFirstError);
     } finally {
       setSaving(false);
     }
@@ -94,4 +96,11 @@ export function usePaymentSettings() {
   });
 
   return { view, form, settings, stored, initial, isSet, uploaded, saving, save, certificate };
+}
+
+/** Brings the form's first field in error into view (a field antd marked, or a certificate's box). */
+export function scrollToFirstError(): void {
+  document
+    .querySelector("[data-testid=payment-settings] :is(.ant-form-item-has-error, .certificate-error)")
+    ?.scrollIntoView?.({ block: "center", behavior: "instant" });
 }
