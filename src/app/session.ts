@@ -1,6 +1,7 @@
 // What the console keeps in local storage between visits: the session from login (token, user,
-// permissions, menu), the open tabs, the columns shown on each list, the language and the version the console last ran against.
-// Logging out clears everything but the version (SPEC §2) and the language the user chose.
+// permissions, menu), the open tabs, the columns shown on each list, the language and the version the
+// console last ran against. Logging out clears everything but the version (SPEC §2) and the language the
+// user chose.
 import type { LoginAnswer, MenuAnswer } from "../generated/types.ts";
 import { STORAGE_KEY as LANGUAGE_KEY } from "./i18n.ts";
 

@@ -4,7 +4,8 @@
 // action and the record, or a dialog generated from its input (its starting values loaded first where
 // the declaration says), the call, its field errors kept in the dialog, the success message, and the
 // refresh of lists, details, titles and histories. A file an action answers is shown (an image) or saved.
-// Rows, bulk bars, toolbars, detail screens and the dashboard place actions through ActionButtons.
+// A list row places its actions itself (list/row-actions.tsx: one button and a "More" menu); bulk bars,
+// toolbars, detail screens and the dashboard through ActionButton and ActionButtons.
 import { Button, Space, App } from "antd";
 import { DownloadOutlined } from "@ant-design/icons";
 import { useState, type ReactNode } from "react";

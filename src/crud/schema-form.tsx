@@ -118,20 +118,19 @@ export function SchemaForm({
     return serverErrorSchema((serverErrors ?? []).filter((e) => same(e.field.split("/")[0])));
   }, [serverErrors, data, errorsAt]);
   /**
-   * A save refused, by the form's rules or the server's: how many fields need the user, said where they
-   * look, and the first of them brought into view (rjsf focuses it where it can take the focus; a list,
-   * an upload or a map cannot, and a long form's first error may be far above the button).
+   * A save refused: the first field in error brought into view (rjsf focuses it where it can take the
+   * focus; a list, an upload or a map cannot, and a long form's first error may be far above the button).
    */
-  const showErrors = (count: number) => {
-    if (!count) return;
-    void message.error(t("form.fix", { count }));
+  const firstErrorInView = () =>
     requestAnimationFrame(() =>
       host.current
         ?.querySelector(".ant-form-item-has-error, .has-error")
         ?.scrollIntoView?.({ block: "center", behavior: "instant" }),
     );
-  };
-  useEffect(() => showErrors(serverErrors?.length ?? 0), [serverErrors]);
+  // Refused by the server: its words are said by the save (record-state.tsx), its fields marked here.
+  useEffect(() => {
+    if (serverErrors?.length) firstErrorInView();
+  }, [serverErrors]);
 
   const submit = async ({ formData }: IChangeEvent<Data>) => {
     setSaving(true);
@@ -175,7 +174,9 @@ export function SchemaForm({
           }}
           onError={(errors) => {
             setSubmitted(true);
-            showErrors(new Set(errors.map((error) => error.property)).size);
+            // Refused by the form's rules: how many fields need the user, said where they look.
+            void message.error(t("form.fix", { count: new Set(errors.map((error) => error.property)).size }));
+            firstErrorInView();
           }}
           onSubmit={(event) => {
             setSubmitted(true);
