@@ -294,7 +294,7 @@ describe("machine-import-check and -confirm", () => {
     const data = await xlsx([good("IO-101", "IOHW000101"), good("IO-102", "IOHW000102", "Nowhere")]);
     const reply = await upload("agent_a", "machine-import-confirm", data);
     expect(reply.status).toBe(400);
-    expect(reply.body.message).toBe("The file has 1 problem(s); nothing was imported");
+    expect(reply.body.message).toBe("The file has 1 problem; nothing was imported");
     expect(reply.body.data.problems).toEqual([
       { row: 3, column: "Outlet", field: "shop_id", message: "No Outlet is named “Nowhere”" },
     ]);
