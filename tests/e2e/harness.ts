@@ -118,6 +118,7 @@ export const tableRows = (page: Page) => page.locator(".ant-table-tbody tr.ant-t
  * (src/crud/list/row-actions.tsx).
  */
 export async function rowAction(row: Locator, name: string): Promise<void> {
+  await row.locator(".row-actions").waitFor();
   const direct = row.locator(".row-actions").getByRole("button", { name, exact: true });
   if (await direct.count()) return direct.click();
   await row.locator(".row-actions-more").click();
@@ -127,6 +128,7 @@ export async function rowAction(row: Locator, name: string): Promise<void> {
 /** The names of the actions a row offers: its button's and those under its "More" menu (closed again). */
 export async function rowActionNames(row: Locator): Promise<string[]> {
   const page = row.page();
+  await row.locator(".row-actions").waitFor();
   const names = await row.locator(".row-actions-primary").allInnerTexts();
   const more = row.locator(".row-actions-more");
   if (!(await more.count())) return names;

@@ -402,17 +402,21 @@ describe("asking first and saying what went wrong", () => {
         await tableRows(page).first().waitFor();
         // The click on the outlets' tab, and what is on screen right after it, in one go: the fade
         // lasts a tenth of a second.
-        const seen = await page.evaluate((label) => {
-          const tab = [...document.querySelectorAll<HTMLElement>(".tab-bar .ant-tabs-tab-btn")].find(
-            (t) => t.textContent === label,
-          );
-          tab!.click();
-          const leaving = document.querySelector(".page-leaving");
-          return {
-            leaving: leaving ? getComputedStyle(leaving).animationDuration : null,
-            copy: leaving?.textContent?.includes("ID") ?? false,
-          };
-        }, locale("en", "menu").routes.shop_list);
+        // The copy is the goods list's: its title column's header.
+        const seen = await page.evaluate(
+          ([label, header]) => {
+            const tab = [...document.querySelectorAll<HTMLElement>(".tab-bar .ant-tabs-tab-btn")].find(
+              (t) => t.textContent === label,
+            );
+            tab!.click();
+            const leaving = document.querySelector(".page-leaving");
+            return {
+              leaving: leaving ? getComputedStyle(leaving).animationDuration : null,
+              copy: leaving?.querySelector("thead")?.textContent?.includes(header) ?? false,
+            };
+          },
+          [locale("en", "menu").routes.shop_list, locale("en", "goods").fields.title.label],
+        );
         await page.waitForURL((url) => url.pathname === "/shop/list");
         if (motion) {
           expect(seen).toEqual({ leaving: "0.12s", copy: true });
