@@ -271,7 +271,7 @@ describe.each(CASES)("$entity", (kase) => {
     // Bulk: select the row and delete with the toolbar button (a confirm dialog first).
     rows = await search(page, kase.list, kase.filter, renamed);
     await rows.first().locator(".ant-checkbox-input").check();
-    await page.locator(".list-toolbar .ant-btn-dangerous").click();
+    await onPage(page, kase.list, ".list-toolbar .ant-btn-dangerous").click();
     await page.locator(".ant-modal-confirm-btns button").last().click();
     await expect.poll(async () => (await search(page, kase.list, kase.filter, renamed)).count()).toBe(0);
 
