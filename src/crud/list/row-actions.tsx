@@ -1,9 +1,10 @@
 // A row's actions, as one button and a "More" menu (an icon, named for screen readers and on hover), so
 // the action column stays narrow and never covers the row's data in any language: the row's primary
-// action (its first state transition, the decision it waits for; else edit; else details; in the recycle
-// bin, restore) on the row, everything else under More (details, edit, the other transitions, the
-// operations, delete). Declared actions run through the one action runner; restore and delete, the
-// list's own commands, are asked first, naming the record.
+// action (its first state transition, the decision it waits for; else edit; else its first operation,
+// such as an order's Refund; else details; in the recycle bin, restore) on the row, everything else
+// under More (details, edit, the other transitions, the operations, delete). Declared actions run
+// through the one action runner; restore and delete, the list's own commands, are asked first, naming
+// the record.
 import { EllipsisOutlined } from "@ant-design/icons";
 import { App, Button, Dropdown } from "antd";
 import { useTranslation } from "react-i18next";
