@@ -275,6 +275,15 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
     if (ui?.sortable && (type === "object" || type === "array"))
       add(`${path}/x-ui/sortable`, `cannot sort on a ${type}`);
     if (ui?.column && node.writeOnly) add(`${path}/x-ui/column`, `a writeOnly field cannot be a column`);
+    for (const [other, values] of Object.entries(ui?.when ?? {})) {
+      if (!fields.has(other)) add(`${path}/x-ui/when/${other}`, `no property "${other}"`);
+      else if (other === field) add(`${path}/x-ui/when/${other}`, `a field cannot depend on itself`);
+      else
+        values.forEach((value, j) => {
+          if (!resolved(other).enum?.includes(value))
+            add(`${path}/x-ui/when/${other}/${j}`, `"${value}" is not a value of "${other}"`);
+        });
+    }
     if (raw["x-store"] === "derived") {
       if (!raw.readOnly && !node.readOnly)
         add(`${path}/x-store`, `a derived field is readOnly (the server works it out)`);

@@ -5,11 +5,11 @@ import { queryOptions, usePrefetchQuery, useQuery, useQueryClient } from "@tanst
 import { Button, Card, Descriptions, Empty, Grid, Space, Tag, Timeline, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { useEffect } from "react";
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { api, type ApiError } from "../app/api.ts";
 import { FieldValue } from "./field-value.tsx";
 import { RecordStatus } from "./record-state.tsx";
-import type { EntityView } from "./model.ts";
+import { holds, type EntityView } from "./model.ts";
 import { formatDateTime } from "./format.ts";
 import { usePageTitle } from "../app/page-title.ts";
 import { useRecordTitles, useRelationTitles } from "./relations.ts";
@@ -38,6 +38,7 @@ const historyQuery = (entity: string, id: number) =>
 export function ShowScreen({ resource: identifier }: { resource: string }) {
   const { t, i18n } = useTranslation();
   const { id } = useParams();
+  const [params, setParams] = useSearchParams();
   const screen = useScreen(identifier);
   const { view, resource } = screen;
   // On a phone each label sits above its value, so a value (a table of lanes) gets the whole width.
@@ -55,19 +56,70 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   usePageTitle(result ? recordTitle(view, result) : undefined);
   if (query.isLoading || query.error || !result)
     return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
-  const title = view.titleField ? String(record[view.titleField] ?? "") : `#${id}`;
-  const Panel = detailPanels[view.name];
+  const title = view.titleField ? String(record[view.titleField] ?? "") : recordTitle(view, record);
+  const panel = detailPanels[view.name];
+  const Panel = panel && (panel.applies?.(record) ?? true) ? panel.Component : undefined;
+
+  const information = (
+    <Descriptions
+      column={{ xs: 1, md: 2 }}
+      layout={phone ? "vertical" : "horizontal"}
+      bordered
+      size="small"
+      className="detail-descriptions"
+    >
+      {view.fields
+        .filter((f) => !f.ui.hidden && holds(record, f.ui.when))
+        .map((field) => (
+          <Descriptions.Item
+            key={field.name}
+            label={t(field.label)}
+            span={field.kind === "uploads" || field.kind === "list" ? "filled" : 1}
+          >
+            <FieldValue field={field} value={record[field.name]} titles={titles} detail />
+          </Descriptions.Item>
+        ))}
+      <Descriptions.Item label={t("fields.created_at")}>
+        {formatDateTime(String(record.created_at), i18n.resolvedLanguage)}
+      </Descriptions.Item>
+      <Descriptions.Item label={t("fields.updated_at")}>
+        {formatDateTime(String(record.updated_at), i18n.resolvedLanguage)}
+      </Descriptions.Item>
+    </Descriptions>
+  );
+  const records = (
+    <>
+      {(view.x.related ?? []).map((r) => (
+        <RelatedList key={`${r.entity}.${r.field}`} entity={r.entity as EntityName} field={r.field} id={Number(id)} />
+      ))}
+      <History view={view} id={Number(id)} />
+    </>
+  );
+  // A record opened for its panel (a vending device for its lanes) shows it first, with the record's
+  // information and its records (related lists, history) one tab away each: on a phone the lanes are on
+  // the first screen, not below forty rows of fields. The tab is in the address, so back returns to it.
+  const tabs = panel?.tab
+    ? [
+        ...(Panel ? [{ key: "panel", label: t(panel.tab), children: <Panel record={record} /> }] : []),
+        {
+          key: "information",
+          label: t("detail.information"),
+          children: (
+            <Card className="screen-card" variant="borderless">
+              {information}
+            </Card>
+          ),
+        },
+        { key: "records", label: t("detail.records"), children: records },
+      ]
+    : undefined;
+  const active = tabs?.find((tab) => tab.key === params.get("tab")) ?? tabs?.[0];
   return (
     <Space direction="vertical" size={16} className="screen-stack">
       <Card
-        className="screen-card"
+        className={`screen-card detail-head${tabs ? " detail-head-tabs" : ""}`}
         variant="borderless"
-        title={
-          <Space>
-            <span>{title}</span>
-            <Typography.Text type="secondary">#{id}</Typography.Text>
-          </Space>
-        }
+        title={title}
         extra={
           <Space wrap>
             <ActionButtons actions={recordActions(screen, record)} size="middle" onDone={() => void query.refetch()} />
@@ -78,38 +130,22 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
             )}
           </Space>
         }
+        tabList={tabs?.map(({ key, label }) => ({ key, label }))}
+        activeTabKey={active?.key}
+        onTabChange={(key) => setParams((p) => ({ ...Object.fromEntries(p), tab: key }), { replace: true })}
       >
-        <Descriptions
-          column={{ xs: 1, md: 2 }}
-          layout={phone ? "vertical" : "horizontal"}
-          bordered
-          size="small"
-          className="detail-descriptions"
-        >
-          {view.fields
-            .filter((f) => !f.ui.hidden)
-            .map((field) => (
-              <Descriptions.Item
-                key={field.name}
-                label={t(field.label)}
-                span={field.kind === "uploads" || field.kind === "list" ? "filled" : 1}
-              >
-                <FieldValue field={field} value={record[field.name]} titles={titles} detail />
-              </Descriptions.Item>
-            ))}
-          <Descriptions.Item label={t("fields.created_at")}>
-            {formatDateTime(String(record.created_at), i18n.resolvedLanguage)}
-          </Descriptions.Item>
-          <Descriptions.Item label={t("fields.updated_at")}>
-            {formatDateTime(String(record.updated_at), i18n.resolvedLanguage)}
-          </Descriptions.Item>
-        </Descriptions>
+        {!tabs && information}
       </Card>
-      {Panel && <Panel record={record} />}
-      {(view.x.related ?? []).map((r) => (
-        <RelatedList key={`${r.entity}.${r.field}`} entity={r.entity as EntityName} field={r.field} id={Number(id)} />
-      ))}
-      <History view={view} id={Number(id)} />
+      {active ? (
+        <div className="detail-tab" data-tab={active.key}>
+          {active.children}
+        </div>
+      ) : (
+        <>
+          {Panel && <Panel record={record} />}
+          {records}
+        </>
+      )}
     </Space>
   );
 }

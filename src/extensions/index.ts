@@ -27,13 +27,29 @@ export const extensions: Partial<Record<ExtensionName, LazyScreen<ExtensionProps
   "system-upgrade": pageOf(() => import("./system-upgrade/system-upgrade.tsx").then((m) => m.SystemUpgrade)),
 };
 
+export interface DetailPanel {
+  Component: ComponentType<{ record: Record<string, unknown> }>;
+  /**
+   * A panel that is what the record is opened for (a vending device's lanes) is the detail's first tab,
+   * titled by this key, beside the record's information and its records; without it the panel sits below
+   * the information.
+   */
+  tab?: string;
+  /** The records it is for (lanes: vending devices only). */
+  applies?: (record: Record<string, unknown>) => boolean;
+}
+
 /**
- * Hand-written panels a generated detail screen shows below the record, by entity: a device's lane
- * grid (restocked in place), an agent's superiors and direct subordinates. Each loads on demand.
+ * Hand-written panels a generated detail screen shows with the record, by entity: a device's lane grid
+ * (restocked in place), an agent's superiors and direct subordinates. Each loads on demand.
  */
-export const detailPanels: Partial<Record<string, ComponentType<{ record: Record<string, unknown> }>>> = {
-  machine: lazyScreen(() => import("./restock-grid/restock-grid.tsx").then((m) => m.RestockPanel)),
-  agent: lazyScreen(() => import("./agent-tree/agent-tree.tsx").then((m) => m.AgentTreePanel)),
+export const detailPanels: Partial<Record<string, DetailPanel>> = {
+  machine: {
+    Component: lazyScreen(() => import("./restock-grid/restock-grid.tsx").then((m) => m.RestockPanel)),
+    tab: "restock.lanesTab",
+    applies: (record) => record.kind === "vending",
+  },
+  agent: { Component: lazyScreen(() => import("./agent-tree/agent-tree.tsx").then((m) => m.AgentTreePanel)) },
 };
 
 /**

@@ -10,6 +10,8 @@ export interface XUi {
   widget?: string;
   /** The quantity's unit, shown after the number (on money: the amount is per this unit). */
   unit?: "minute" | "hour" | "day" | "kg" | "kWh" | "ms" | "perKWh" | "perHour";
+  /** Shown only for records whose named fields hold one of the values (a vending device's cup limit). */
+  when?: Record<string, (string | number)[]>;
   /** How much a list column matters: 1 always shown (also on a phone), 2 from 1200 px, 3 from 1600 px. */
   priority?: 1 | 2 | 3;
 }

@@ -367,3 +367,31 @@ describe("the codegen lint of value groups (x-groups)", () => {
     });
   });
 });
+
+describe("the codegen lint of fields shown for some records only (x-ui.when)", () => {
+  it("refuses a when naming no field, the field itself or a value its field does not have", () => {
+    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+    const machine = structuredClone(project.entities.find((e) => e.$id === "machine")!);
+    machine.properties.maxnumber["x-ui"]!.when = { kind: ["vending", "kiosk"] };
+    machine.properties.bake_time["x-ui"]!.when = { knd: ["dryer"] };
+    machine.properties.towel_mode["x-ui"]!.when = { towel_mode: ["paid"] };
+    const problems = lintProject({
+      ...project,
+      entities: project.entities.map((e) => (e.$id === "machine" ? machine : e)),
+    })
+      .filter((p) => p.file === "schemas/machine.json")
+      .map((p) => `${p.path}: ${p.message}`);
+    expect(problems).toEqual([
+      '/properties/maxnumber/x-ui/when/kind/1: "kiosk" is not a value of "kind"',
+      '/properties/bake_time/x-ui/when/knd: no property "knd"',
+      "/properties/towel_mode/x-ui/when/towel_mode: a field cannot depend on itself",
+    ]);
+  });
+
+  it("accepts the device's fields of one kind as the schema has them", () => {
+    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+    expect(lintProject(project).filter((p) => p.path.includes("/x-ui/when"))).toEqual([]);
+    const machine = project.entities.find((e) => e.$id === "machine")!;
+    expect(machine.properties.towel_price["x-ui"]!.when).toEqual({ kind: ["car_wash", "dryer"], towel_mode: ["paid"] });
+  });
+});

@@ -3,12 +3,13 @@
 // and the order mix; the to-do list, each item opening its list already filtered; pending withdrawals to
 // approve or refuse; the team; the device map. Each panel shows only what the user may see, and every
 // figure comes from the statistics calls, scoped to the user's subtree on the server. The cards are in
-// cards.tsx, each with its own query.
+// cards.tsx, each with its own query. An operator's home starts with its devices (my-devices.tsx).
 import { Col, Row, Skeleton, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import { lazyScreen } from "../../app/lazy-screen.tsx";
 import { currentSession } from "../../app/session.ts";
 import { BusinessDay, PeriodCards, TeamCard, TodoCard, TotalCards, TrendCards, WithdrawalCard } from "./cards.tsx";
+import { MyDevices } from "./my-devices.tsx";
 import { access, NAMESPACES } from "./queries.ts";
 
 /** ECharts and the map's outlines load with the map; sign-in's wait starts them (queries.ts). */
@@ -30,6 +31,7 @@ export function Dashboard() {
         {can.orders && <BusinessDay />}
       </div>
 
+      {session?.user.kind === "operator" && <MyDevices />}
       {can.orders && <PeriodCards />}
       {can.orders && <TotalCards />}
       {can.orders && <TrendCards />}

@@ -21,9 +21,16 @@ export const lanesKey = (machineId: number) => ["restock-lanes", machineId];
 const loadable = (lane: Lane) => Math.max(0, Math.min(lane.free, lane.stock ?? 0));
 const restockable = (lane: Lane) => lane.goods_id !== null && lane.shelf_status === 1 && lane.free > 0;
 
-/** On a device's detail screen: its lanes, for the devices that have lanes (vending). */
+/** A lane's state: no goods, empty, low (but not empty), full, or in between. */
+export function laneState(lane: Lane): "none" | "empty" | "low" | "full" | "ok" {
+  if (lane.goods_id === null) return "none";
+  if (lane.left === 0) return "empty";
+  if (lane.low) return "low";
+  return lane.left >= lane.count ? "full" : "ok";
+}
+
+/** On a vending device's detail screen (its first tab): its lanes. */
 export function RestockPanel({ record }: { record: Record<string, unknown> }) {
-  if (record.kind !== "vending") return null;
   return <RestockGrid machineId={Number(record.id)} />;
 }
 
@@ -62,8 +69,9 @@ export function RestockGrid({ machineId }: { machineId: number }) {
   const lanes = data.lanes;
   const fillable = lanes.filter(restockable);
   const fillTotal = fillable.reduce((sum, l) => sum + loadable(l), 0);
-  const empty = lanes.filter((l) => l.goods_id !== null && l.left === 0).length;
-  const low = lanes.filter((l) => l.low).length;
+  // Each lane is counted once: an empty lane is not also a low one.
+  const count = (state: ReturnType<typeof laneState>) => lanes.filter((l) => laneState(l) === state).length;
+  const [empty, low, full] = [count("empty"), count("low"), count("full")];
 
   const fillAll = () =>
     modal.confirm({
@@ -87,6 +95,7 @@ export function RestockGrid({ machineId }: { machineId: number }) {
           <Typography.Text type="secondary">{t("restock.lanes", { count: lanes.length })}</Typography.Text>
           {empty > 0 && <Tag color="red">{t("restock.emptyLanes", { count: empty })}</Tag>}
           {low > 0 && <Tag color="orange">{t("restock.lowLanes", { count: low })}</Tag>}
+          {full > 0 && <Tag color="green">{t("restock.fullLanes", { count: full })}</Tag>}
         </Space>
       }
       extra={
@@ -127,7 +136,7 @@ export function RestockGrid({ machineId }: { machineId: number }) {
 function LaneTile({ lane, onOpen }: { lane: Lane; onOpen?: () => void }) {
   const { t } = useTranslation("common");
   const percent = lane.count ? Math.round((lane.left / lane.count) * 100) : 0;
-  const state = lane.goods_id === null ? "none" : lane.left === 0 ? "empty" : lane.low ? "low" : "ok";
+  const state = laneState(lane);
   const short = lane.goods_id !== null && (lane.stock ?? 0) < lane.free;
   return (
     <button
@@ -166,7 +175,11 @@ function LaneTile({ lane, onOpen }: { lane: Lane; onOpen?: () => void }) {
         <span className="lane-left">
           {lane.left} / {lane.count}
         </span>
-        <span className="lane-free">{t("restock.free", { count: lane.free })}</span>
+        {state === "full" ? (
+          <span className="lane-free lane-full-note">{t("restock.full")}</span>
+        ) : (
+          <span className="lane-free">{t("restock.free", { count: lane.free })}</span>
+        )}
       </div>
       {short && <span className="lane-warning">{t("restock.stockShort", { stock: lane.stock ?? 0 })}</span>}
     </button>
@@ -221,6 +234,9 @@ function LaneDialog({
         <InputNumber
           aria-label={t("restock.quantity")}
           className="lane-quantity"
+          // A phone brings up its number pad, not the full keyboard.
+          inputMode="numeric"
+          autoFocus
           min={1}
           precision={0}
           value={quantity}
