@@ -1,7 +1,8 @@
-// The filters an entity's x-ui declares, as one inline form above the list: text for `like`,
-// a select for `eq` and `in` on enums and relations, two bounds for `range`.
-import { Button, DatePicker, Form, Grid, Input, InputNumber, Select, Space } from "antd";
-import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from "@ant-design/icons";
+// The filters an entity's x-ui declares, as one inline form above the list (on a phone, a search box and a
+// sheet of filters): text for `like`, a select for `eq` and `in` on enums and relations, two bounds for
+// `range`.
+import { Button, DatePicker, Drawer, Form, Grid, Input, InputNumber, Select, Space } from "antd";
+import { DownOutlined, FilterOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from "@ant-design/icons";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
@@ -138,18 +139,114 @@ function RangeInput({
   );
 }
 
-/** Filters shown before "More filters" is opened (on a phone, fewer). */
+/** Filters shown before "More filters" is opened (on a phone, all are in a sheet). */
 export const FIRST_FILTERS = 4;
-const FIRST_FILTERS_PHONE = 2;
 
-export function FilterBar({ name, view, values, fixed, onChange }: Props) {
+export function FilterBar(props: Props) {
+  const phone = Grid.useBreakpoint().md === false;
+  return phone ? <PhoneFilters {...props} /> : <InlineFilters {...props} />;
+}
+
+/** The filters shown, the state filters first (the state can always be filtered at a glance). */
+function filtersOf(view: EntityView, fixed: string[]): FieldView[] {
+  const shown = view.filters.filter((f) => !fixed.includes(f.name));
+  return [...shown.filter((f) => view.states.has(f.name)), ...shown.filter((f) => !view.states.has(f.name))];
+}
+
+/**
+ * On a phone: a search box for the record's name (its title's text filter) and a Filters button, naming how
+ * many are in use, that opens every filter in a sheet from the bottom; searching or resetting closes it.
+ */
+function PhoneFilters({ name, view, values, fixed, onChange }: Props) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FilterValues>();
-  const phone = Grid.useBreakpoint().md === false;
-  const first = phone ? FIRST_FILTERS_PHONE : FIRST_FILTERS;
-  const shown = view.filters.filter((f) => !fixed.includes(f.name));
-  // The state filters come first, so the state can always be filtered without opening "More filters".
-  const all = [...shown.filter((f) => view.states.has(f.name)), ...shown.filter((f) => !view.states.has(f.name))];
+  const [open, setOpen] = useState(false);
+  const all = filtersOf(view, fixed);
+  const search =
+    all.find((f) => f.name === view.titleField && f.ui.filter === "like") ?? all.find((f) => f.ui.filter === "like");
+  const inUse = all.filter((f) => f !== search && values[f.name] !== undefined).length;
+  const [text, setText] = useState(String(values[search?.name ?? ""] ?? ""));
+  useEffect(() => setText(String(values[search?.name ?? ""] ?? "")), [values, search]);
+  useEffect(() => {
+    if (!open) return;
+    form.resetFields();
+    form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
+  }, [form, values, open]);
+  if (all.length === 0) return null;
+  const sheet = all.filter((f) => f !== search);
+  return (
+    <div className="filter-bar filter-bar-phone">
+      {search && (
+        <Input.Search
+          id={`${name}_${search.name}`}
+          allowClear
+          enterButton
+          value={text}
+          placeholder={t(search.label)}
+          aria-label={t(search.label)}
+          onChange={(event) => setText(event.target.value)}
+          onSearch={(value) => onChange({ ...values, [search.name]: value.trim() || undefined })}
+        />
+      )}
+      {sheet.length > 0 && (
+        <Button icon={<FilterOutlined />} onClick={() => setOpen(true)} className="filter-sheet-open">
+          {inUse ? t("filters.titleInUse", { count: inUse }) : t("filters.title")}
+        </Button>
+      )}
+      <Drawer
+        placement="bottom"
+        open={open}
+        onClose={() => setOpen(false)}
+        title={t("filters.title")}
+        height="85%"
+        className="filter-sheet"
+        footer={
+          <div className="filter-sheet-actions">
+            <Button
+              size="large"
+              icon={<ReloadOutlined />}
+              onClick={() => {
+                form.resetFields();
+                setOpen(false);
+                onChange(search && values[search.name] !== undefined ? { [search.name]: values[search.name] } : {});
+              }}
+            >
+              {t("actions.reset")}
+            </Button>
+            <Button size="large" type="primary" icon={<SearchOutlined />} onClick={() => form.submit()}>
+              {t("actions.search")}
+            </Button>
+          </div>
+        }
+      >
+        <Form
+          form={form}
+          name={name}
+          layout="vertical"
+          onFinish={(chosen) => {
+            setOpen(false);
+            onChange({ ...chosen, ...(search ? { [search.name]: values[search.name] } : {}) });
+          }}
+        >
+          {sheet.map((field) => {
+            const label = t(field.label);
+            return (
+              <Form.Item key={field.name} name={field.name} label={label}>
+                <FilterInput field={field} label={label} />
+              </Form.Item>
+            );
+          })}
+        </Form>
+      </Drawer>
+    </div>
+  );
+}
+
+function InlineFilters({ name, view, values, fixed, onChange }: Props) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<FilterValues>();
+  const first = FIRST_FILTERS;
+  const all = filtersOf(view, fixed);
   // A filter in use stays in sight: the bar opens when one beyond the first few has a value.
   const inUse = all.slice(first).some((f) => values[f.name] !== undefined);
   const [expanded, setExpanded] = useState(inUse);

@@ -6,7 +6,7 @@ import i18n from "i18next";
 import { defsSchema, documentSchemas } from "../generated/schemas.ts";
 import type { JsonSchemaEntity, JsonSchemaNode, Transition } from "../schema/types.ts";
 import type { FieldError } from "../app/api.ts";
-import { fieldView, resolve, type EntityView, type FieldView, type FormView } from "./model.ts";
+import { fieldView, holds, resolve, type EntityView, type FieldView, type FormView } from "./model.ts";
 import { fieldLabelKey, isCommonField, commonFieldKey, ruleKey } from "../schema/keys.ts";
 import { widgetFor } from "../widgets/choose.ts";
 import { fitsTable, TableArrayTemplate, TableRowObjectTemplate, TableRowTemplate } from "../widgets/table-array.tsx";
@@ -179,7 +179,18 @@ function widgetUi(entity: string, field: FieldView): UiSchema {
   return ui;
 }
 
-export function uiSchemaFor(view: FormView, schema: Schema, mode: FormMode, fixed: string[] = []): UiSchema {
+/** The values the fields' `x-ui.when` read, as one key: the form's ui changes only when it does. */
+export const whenKey = (view: FormView, data: Record<string, unknown>): string =>
+  JSON.stringify([...new Set(view.fields.flatMap((f) => Object.keys(f.ui.when ?? {})))].map((name) => data[name]));
+
+export function uiSchemaFor(
+  view: FormView,
+  schema: Schema,
+  mode: FormMode,
+  fixed: string[] = [],
+  /** The form's values: a field for other records (a dryer's bake time on a vending device) is hidden. */
+  data: Record<string, unknown> = {},
+): UiSchema {
   // The schema's own properties (with their defs references), for those the form shows.
   const shown = new Set(Object.keys((schema.properties ?? {}) as object));
   const properties = Object.fromEntries(Object.entries(view.schema.properties).filter(([name]) => shown.has(name)));
@@ -187,7 +198,7 @@ export function uiSchemaFor(view: FormView, schema: Schema, mode: FormMode, fixe
   for (const field of view.fields) {
     const entry = ui[field.name];
     if (!entry) continue;
-    if (field.ui.hidden || fixed.includes(field.name)) entry["ui:widget"] = "hidden";
+    if (field.ui.hidden || fixed.includes(field.name) || !holds(data, field.ui.when)) entry["ui:widget"] = "hidden";
     if (mode === "edit" && (field.readOnly || field.immutable)) entry["ui:readonly"] = true;
     if (mode === "edit" && field.writeOnly) entry["ui:placeholder"] = i18n.t("common:form.unchanged");
   }

@@ -16,7 +16,7 @@ import { PendingInputs, PendingInputsContext, SettledBaseInputTemplate } from ".
 import type { FieldError } from "../app/api.ts";
 import type { FormView } from "./model.ts";
 import { useUnsavedChanges } from "../app/unsaved.tsx";
-import { serverErrorSchema, translateErrors, uiSchemaFor, type FormMode } from "./form-schema.ts";
+import { serverErrorSchema, translateErrors, uiSchemaFor, whenKey, type FormMode } from "./form-schema.ts";
 
 export { formSchema, transitionSchema } from "./form-schema.ts";
 
@@ -105,9 +105,10 @@ export function SchemaForm({
   // Text typed but not yet handed to the form, handed over as the form is submitted; typing is a change.
   const [pending] = useState(() => new PendingInputs(changed));
   // Titles and messages follow the language: rebuild them when it changes.
+  const shownFor = whenKey(view, data);
   const uiSchema = useMemo(
-    () => uiSchemaFor(view, schema, mode, fixed),
-    [view, schema, mode, fixed, instance.language],
+    () => uiSchemaFor(view, schema, mode, fixed, data),
+    [view, schema, mode, fixed, instance.language, shownFor],
   );
   const transformErrors = useMemo(() => translateErrors(view.base), [view.base, instance.language]);
   // A server error stays on its field until that field is changed.

@@ -106,6 +106,8 @@ export interface XEntity {
   recycle: boolean;
   basePath?: "/merchant" | "/admin";
   defaultSort?: { field: string; order: "asc" | "desc" };
+  /** A list row's primary action, where the first transition is not what a row is opened for. */
+  rowAction?: "show" | "edit";
   calls: Partial<Record<CallKind, string>>;
   /** Records of other entities shown with each record's details (those whose field points at it). */
   related?: { entity: string; field: string }[];

@@ -3,12 +3,12 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { datePresets, FilterBar } from "../../src/crud/filter-bar.tsx";
 import { entityView } from "../../src/crud/model.ts";
 import type { EntityName } from "../../src/generated/types.ts";
 import { AntdRoot } from "./antd-root.ts";
-import { setupI18n, signIn } from "./dom-setup.ts";
+import { setupI18n, signIn, viewport } from "./dom-setup.ts";
 
 beforeAll(async () => {
   await setupI18n(["common", "defs", "goods", "order"]);
@@ -102,6 +102,39 @@ describe("FilterBar", () => {
     expect((screen.getByPlaceholderText("Title") as HTMLInputElement).value).toBe("Cola");
     expect((screen.getByRole("spinbutton", { name: "Retail price From" }) as HTMLInputElement).value).toBe("1.50");
     expect((screen.getByRole("spinbutton", { name: "Retail price To" }) as HTMLInputElement).value).toBe("3.00");
+  });
+});
+
+describe("FilterBar on a phone", () => {
+  afterEach(() => {
+    viewport.width = 1440;
+  });
+
+  it("searches by the record's name from its box, and opens every other filter in a sheet", async () => {
+    viewport.width = 390;
+    const { onChange, user } = renderBar("goods", { title: "Cola" });
+    // The sheet is closed: only the name's box and the Filters button are on the page.
+    expect(labels()).toEqual([]);
+    const box = screen.getByRole("searchbox", { name: "Title" }) as HTMLInputElement;
+    expect(box.value).toBe("Cola");
+    await user.clear(box);
+    await user.type(box, "Water{Enter}");
+    expect(onChange).toHaveBeenLastCalledWith({ title: "Water" });
+
+    await user.click(screen.getByRole("button", { name: /Filters$/ }));
+    await user.type(await screen.findByRole("spinbutton", { name: "Retail price From" }), "2");
+    await user.click(screen.getByRole("button", { name: /Search/ }));
+    // The sheet's values, with the name searched for as the list has it (its values, from the address).
+    await waitFor(() => expect(onChange).toHaveBeenCalledTimes(2));
+    expect(onChange.mock.calls[1][0]).toMatchObject({ title: "Cola", unit_price: [2, undefined] });
+  });
+
+  it("names how many filters of the sheet are in use, and its reset keeps the name searched for", async () => {
+    viewport.width = 390;
+    const { onChange, user } = renderBar("goods", { title: "Cola", unit_price: [1.5, 3] });
+    await user.click(screen.getByRole("button", { name: /Filters \(1\)/ }));
+    await user.click(await screen.findByRole("button", { name: /Reset/ }));
+    expect(onChange).toHaveBeenCalledWith({ title: "Cola" });
   });
 });
 

@@ -10,6 +10,7 @@ import {
   transitionSchema,
   translateErrors,
   uiSchemaFor,
+  whenKey,
 } from "../../src/crud/form-schema.ts";
 import { entityView, operationView, type FormView } from "../../src/crud/model.ts";
 import { operationSchemas, type OperationCall } from "../../src/generated/operations.ts";
@@ -271,6 +272,40 @@ describe("uiSchemaFor", () => {
     const fixed = uiOf("goods", "create", ["cate_id"]);
     expect(fixed.cate_id["ui:widget"]).toBe("hidden");
     expect(fixed.title["ui:widget"]).toBeUndefined();
+  });
+
+  it("shows a field for some records only (x-ui.when) when the form's values are of those records", () => {
+    const view = entityView("machine");
+    const ui = (data: Record<string, unknown>) =>
+      uiSchemaFor(view, formSchema(view, "create"), "create", [], data) as Ui;
+    const hidden = (data: Record<string, unknown>) =>
+      ["channel_plan_id", "charge_plan_id", "charge_pile_plan_id", "dry_plan_id", "car_wash_plan_id"].filter(
+        (name) => ui(data)[name]?.["ui:widget"] === "hidden",
+      );
+    // No kind chosen yet: no kind's plan is offered.
+    expect(hidden({})).toEqual([
+      "channel_plan_id",
+      "charge_plan_id",
+      "charge_pile_plan_id",
+      "dry_plan_id",
+      "car_wash_plan_id",
+    ]);
+    expect(hidden({ kind: "vending" })).toEqual([
+      "charge_plan_id",
+      "charge_pile_plan_id",
+      "dry_plan_id",
+      "car_wash_plan_id",
+    ]);
+    expect(hidden({ kind: "dryer" })).toEqual([
+      "channel_plan_id",
+      "charge_plan_id",
+      "charge_pile_plan_id",
+      "car_wash_plan_id",
+    ]);
+    // Fields with no when are shown whatever the values.
+    expect(ui({ kind: "dryer" }).mac_name["ui:widget"]).toBeUndefined();
+    expect(whenKey(view, { kind: "dryer", mac_name: "A" })).toBe(whenKey(view, { kind: "dryer", mac_name: "B" }));
+    expect(whenKey(view, { kind: "dryer" })).not.toBe(whenKey(view, { kind: "vending" }));
   });
 
   it("orders fields as x-ui.order says and renders no submit button of its own", () => {

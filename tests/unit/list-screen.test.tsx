@@ -214,8 +214,12 @@ describe("ListScreen", () => {
     expect(labels).toEqual(["Order time", "Pay status", "Amount"]);
     expect(within(card).getByText("Paid")).toBeTruthy();
     expect(within(card).getByText("3.50")).toBeTruthy();
-    expect(within(card).getByText("#31")).toBeTruthy();
+    // The record's id is no word for a user: the card is named by the order's number alone.
+    expect(card.textContent).not.toContain("#31");
     expect(within(card).getByRole("button", { name: "Refund" })).toBeTruthy();
+    // The filters: a search box for the order's number, every other filter in a sheet.
+    expect(container.querySelector(".filter-bar-phone input")).toBeTruthy();
+    expect(screen.getByRole("button", { name: /Filters/ })).toBeTruthy();
   });
 
   it("says a server error in words with a retry, and a lost connection as being offline", async () => {

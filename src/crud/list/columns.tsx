@@ -8,7 +8,7 @@ import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
 import { DateTimeText, FieldValue } from "../field-value.tsx";
 import type { TitleMaps } from "../format.ts";
-import type { EntityView, FieldView } from "../model.ts";
+import { holds, type EntityView, type FieldView } from "../model.ts";
 import type { Row } from "./use-entity-list.ts";
 
 /**
@@ -50,7 +50,9 @@ export function listColumns({ view, recycle, sorters, titles, t, lng, actions }:
       responsive: SHOWN_FROM[priorityOf(view, field)],
       sorter: field.ui.sortable === true,
       sortOrder: sortOrderOf(sorters, field.name),
-      render: (value: unknown) => <FieldValue field={field} value={value} titles={titles} />,
+      // A field of other records (a vending device's stock on a charging cable's row) is left empty.
+      render: (value: unknown, row: Row) =>
+        holds(row, field.ui.when) ? <FieldValue field={field} value={value} titles={titles} /> : null,
     })),
     recycle
       ? { title: t("fields.deleted_at"), dataIndex: "deleted_at", key: "deleted_at", render: date }

@@ -1,7 +1,8 @@
 // A row's actions, as one button and a "More" menu (an icon, named for screen readers and on hover), so
 // the action column stays narrow and never covers the row's data in any language: the row's primary
 // action (its first state transition, the decision it waits for; else edit; else its first operation,
-// such as an order's Refund; else details; in the recycle bin, restore) on the row, everything else
+// such as an order's Refund; else details; in the recycle bin, restore; an entity may name its own,
+// x-entity.rowAction, as a device's rows are opened rather than switched) on the row, everything else
 // under More (details, edit, the other transitions, the operations, delete). Declared actions run
 // through the one action runner; restore and delete, the list's own commands, are asked first, naming
 // the record.
@@ -91,7 +92,11 @@ export function RowActions({ screen, recycle, row, can, commands, onDone }: Prop
   const items = [...transitions.map(fromAction), show, edit, ...operations.map(fromAction), restore, remove].filter(
     (item): item is RowItem => !!item,
   );
-  const primary = (recycle && restore) || items.find((item) => item.key !== "show" && item !== remove) || items[0];
+  const primary =
+    (recycle && restore) ||
+    items.find((item) => item.key === view.x.rowAction) ||
+    items.find((item) => item.key !== "show" && item !== remove) ||
+    items[0];
   if (!primary) return null;
   const more = items.filter((item) => item !== primary);
   return (
