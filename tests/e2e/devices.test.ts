@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { join } from "node:path";
-import { type Console, filterField, locale, openPage, SHOTS, signIn, startConsole, tableRows } from "./harness.ts";
+import {
+  type Console,
+  detailTab,
+  filterField,
+  locale,
+  openPage,
+  SHOTS,
+  signIn,
+  startConsole,
+  tableRows,
+} from "./harness.ts";
 
 const machine = locale("en", "machine");
 const common = locale("en", "common");
@@ -105,6 +115,71 @@ describe("binding a device to an agent", () => {
 });
 
 describe("the operator restocks at the machine, on a phone", () => {
+  it("from sign-in to a loaded lane in four taps: home lists its devices, Restock opens the lanes", async () => {
+    const lane = await operatorLane();
+    const { rows: devices } = await c.db.query<{ mac_name: string; shop: string; room_number: string | null }>(
+      `select m.mac_name, s.name as shop, m.room_number from machine m join shop s on s.id = m.shop_id
+        where m.id = $1`,
+      [lane.machine_id],
+    );
+    const device = devices[0];
+    const tab = await openPage(c);
+    const { page } = tab;
+    let taps = 0;
+    const tap = async (target: import("playwright-core").Locator) => {
+      await target.click();
+      taps++;
+    };
+    try {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${c.url}/login`);
+      await page.locator("#account").fill("operator_a");
+      await page.locator("#password").fill("demo123");
+      await tap(page.locator("button[type=submit]"));
+      // Home: the operator's devices, each with its outlet and room, its stock state and Restock.
+      const card = page.locator(`.my-device[data-device="${device.mac_name}"]`);
+      await card.waitFor();
+      const text = await card.innerText();
+      expect(text).toContain(device.shop);
+      if (device.room_number) expect(text).toContain(device.room_number);
+      expect(text).not.toMatch(/#\d/);
+      await tap(card.getByRole("button", { name: common.restock.load }));
+      // The device opens on its lanes: the first lane is on the first screen, no field of the device before it.
+      const tile = page.locator(`.lane-tile[data-lane="${lane.channel_number}"]`);
+      await tile.waitFor();
+      const first = await page.locator(".lane-tile").first().boundingBox();
+      expect(first!.y + first!.height).toBeLessThanOrEqual(844);
+      expect(await page.locator(".detail-descriptions").count()).toBe(0);
+      await tile.scrollIntoViewIfNeeded();
+      await tap(tile);
+      const modal = dialog(page);
+      // The quantity brings up a number pad, and has the focus.
+      const quantity = modal.locator(".lane-quantity input");
+      expect(await quantity.getAttribute("inputmode")).toBe("numeric");
+      await expect.poll(() => quantity.evaluate((input) => input === document.activeElement)).toBe(true);
+      await tap(
+        modal.getByRole("button", {
+          name: common.restock.fillLane.replace("{{count}}", String(lane.count - lane.left)),
+        }),
+      );
+      await modal.waitFor({ state: "hidden" });
+      await expect.poll(() => tile.locator(".lane-left").innerText()).toBe(`${lane.count} / ${lane.count}`);
+      // A full lane says so.
+      expect(await tile.getAttribute("class")).toContain("lane-full");
+      expect(await tile.locator(".lane-free").innerText()).toBe(common.restock.full);
+      expect(taps).toBeLessThanOrEqual(4);
+      const { rows } = await c.db.query<{ left: number }>(
+        `select "left"::int from machine_channel where machine_id = $1 and channel_number = $2`,
+        [lane.machine_id, lane.channel_number],
+      );
+      expect(rows[0].left).toBe(lane.count);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+
   it("is refused more than the lane's free space, then fills it, without sideways scrolling", async () => {
     const lane = await operatorLane();
     const free = lane.count - lane.left;
@@ -179,13 +254,19 @@ describe("device screens in every language", () => {
         await signIn(c, desk.page, "admin");
         await desk.page.goto(`${c.url}/machine/list/show/${lane.machine_id}`);
         await desk.page.locator(".lane-tile").first().waitFor();
-        await desk.page.locator(".related-list .ant-table-row").first().waitFor();
-        await desk.page.screenshot({
-          path: join(SHOTS, `device-detail-${lng}.png`),
-          fullPage: true,
-          animations: "disabled",
-        });
-        expect(await desk.page.locator(".detail-descriptions").innerText()).not.toMatch(/enum\.|fields\.|undefined/);
+        await desk.page.screenshot({ path: join(SHOTS, `device-detail-${lng}.png`), animations: "disabled" });
+        const information = await detailTab(desk.page, "information");
+        const fields = await information.locator(".detail-descriptions").innerText();
+        expect(fields).not.toMatch(/enum\.|fields\.|undefined/);
+        // A vending device's own fields, none of another kind's.
+        const m = locale(lng, "machine");
+        expect(fields).toContain(m.fields.maxnumber.label);
+        expect(fields).toContain(m.fields.channel_plan_id.label);
+        for (const other of ["bake_time", "towel_mode", "charge_plan_id", "dry_plan_id", "car_wash_plan_id"])
+          expect(fields).not.toContain(m.fields[other].label);
+        await desk.page.screenshot({ path: join(SHOTS, `device-information-${lng}.png`), animations: "disabled" });
+        const records = await detailTab(desk.page, "records");
+        await records.locator(".related-list .ant-table-row").first().waitFor();
         expect(desk.errors).toEqual([]);
       } finally {
         await desk.context.close();

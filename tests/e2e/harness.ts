@@ -141,6 +141,17 @@ export async function rowActionNames(row: Locator): Promise<string[]> {
   return names.map((name) => name.trim());
 }
 
+/**
+ * A record's detail opened on tabs (a vending device: Lanes, Information, Records): the tab chosen, and
+ * its content once on screen.
+ */
+export async function detailTab(page: Page, key: "panel" | "information" | "records"): Promise<Locator> {
+  await page.locator(`.detail-head .ant-tabs-tab[data-node-key="${key}"]`).click();
+  const content = page.locator(`.detail-tab[data-tab="${key}"]`);
+  await content.waitFor();
+  return content;
+}
+
 /** A list's filter field: its bar's form is named after the list's route (ids are unique in the page). */
 export const filterField = (page: Page, path: string, name: string) =>
   page.locator(`#filter_${routeOf(new URL(path, "http://x").pathname)!.routeId}_${name}`);

@@ -7,6 +7,7 @@ import type { Page } from "playwright-core";
 import { join } from "node:path";
 import {
   type Console,
+  detailTab,
   inLanguage,
   LANGUAGES,
   locale,
@@ -84,7 +85,7 @@ describe("device settings", () => {
   it("sets a vending device's max cups through its dialog and shows the new value", async () => {
     const { page, errors } = tab;
     const m = locale("en", "machine");
-    await page.goto(`${c.url}/machine/list/show/${machine.id}`);
+    await page.goto(`${c.url}/machine/list/show/${machine.id}?tab=information`);
     await page.getByRole("button", { name: m.operations["machine-cup-set"].name }).click();
     const dialog = modal(page);
     await dialog.locator("#root_maxnumber").waitFor();
@@ -108,6 +109,7 @@ describe("device settings", () => {
       .locator("xpath=following-sibling::td[1]");
     await expect.poll(() => value.textContent()).toBe("345");
     // The history names the call: "Set max cups", 120 → 345.
+    await detailTab(page, "records");
     await expect
       .poll(() => page.locator(".history-entry").first().locator(".ant-tag").textContent())
       .toBe(m.operations["machine-cup-set"].name);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources } from "../../src/generated/resources.ts";
 import {
   type Console,
+  detailTab,
   expectFits,
   go,
   inLanguage,
@@ -108,8 +109,9 @@ describe("values as the business writes them", () => {
       expect(await first.innerText()).toContain(device.shop);
       // The device's details name its agent, outlet and model as well.
       await rowAction(first, "Details");
-      const details = page.locator(".detail-descriptions");
-      await details.waitFor();
+      // A vending device opens on its lanes; its information is the next tab.
+      await page.locator(".lane-tile").first().waitFor();
+      const details = (await detailTab(page, "information")).locator(".detail-descriptions");
       await expect.poll(() => details.innerText()).toContain(device.model);
       const text = await details.innerText();
       expect(text).toContain(device.nickname);
@@ -540,10 +542,9 @@ describe("asking first and saying what went wrong", () => {
         },
       );
       await page.goto(`${c.url}/machine/list/show/${machine.id}`);
-      await page
-        .locator(".screen-card .ant-card-head-title", { hasText: `${machine.mac_name}#${machine.id}` })
-        .waitFor();
-      // The history is there (the seed audits nothing: no entry yet), and the machine's orders.
+      await page.locator(".detail-head .ant-card-head-title", { hasText: machine.mac_name }).waitFor();
+      // The history is there (the seed audits nothing: no entry yet), and the machine's orders, a tab away.
+      await detailTab(page, "records");
       const history = page.locator(".screen-card", { hasText: locale("en", "common").history.title });
       await history.locator(".ant-empty").waitFor();
       const orders = page.locator(".related-list", { hasText: locale("en", "order").name });

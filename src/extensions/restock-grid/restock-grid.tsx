@@ -5,8 +5,21 @@
 // checks each quantity against the lane's free space in the statement that loads it; its refusal is
 // shown as it says it (SPEC §8: "current lane has 1 left, so at most 1 can be added").
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Card, Empty, Image, InputNumber, Modal, Progress, Space, Tag, Typography } from "antd";
-import { useState } from "react";
+import {
+  App,
+  Button,
+  Card,
+  Empty,
+  Image,
+  InputNumber,
+  Modal,
+  Progress,
+  Space,
+  Tag,
+  Typography,
+  type GetRef,
+} from "antd";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
@@ -169,7 +182,7 @@ function LaneTile({ lane, onOpen }: { lane: Lane; onOpen?: () => void }) {
         percent={percent}
         showInfo={false}
         size="small"
-        status={state === "empty" || state === "low" ? "exception" : "normal"}
+        status={state === "empty" || state === "low" ? "exception" : state === "full" ? "success" : "normal"}
       />
       <div className="lane-figures">
         <span className="lane-left">
@@ -199,6 +212,8 @@ function LaneDialog({
   const [quantity, setQuantity] = useState<number | null>(loadable(lane) || 1);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // The quantity has the focus once the dialog is open (the dialog focuses itself as it opens).
+  const input = useRef<GetRef<typeof InputNumber>>(null);
   const submit = async (value: number | null) => {
     if (!value || value < 1) {
       setError(t("restock.quantityRequired"));
@@ -223,6 +238,7 @@ function LaneDialog({
       footer={null}
       destroyOnHidden
       className="lane-dialog"
+      afterOpenChange={(open) => open && input.current?.focus()}
     >
       <Space direction="vertical" size={12} style={{ width: "100%" }}>
         <Typography.Text>
@@ -236,7 +252,7 @@ function LaneDialog({
           className="lane-quantity"
           // A phone brings up its number pad, not the full keyboard.
           inputMode="numeric"
-          autoFocus
+          ref={input}
           min={1}
           precision={0}
           value={quantity}
