@@ -115,6 +115,7 @@ export function useActionRunner(onDone?: () => void) {
             view={open.view}
             schema={open.schema}
             initial={dialog.initial}
+            focusFirst
             serverErrors={dialog.errors?.fieldErrors}
             submitText={dialog.action.label}
             onCancel={() => setDialog(undefined)}

@@ -23,6 +23,7 @@ export function ChangePassword({ open, onClose }: { open: boolean; onClose: () =
         view={view}
         schema={schema}
         initial={{}}
+        focusFirst
         serverErrors={errors?.fieldErrors}
         onCancel={onClose}
         onSubmit={async (data) => {
