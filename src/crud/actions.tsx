@@ -30,8 +30,8 @@ export interface ActionDialog {
   schema: Values;
   /** The starting values (empty, the record's own, or what the declaration's loader answers). */
   initial: () => Promise<Values>;
-  /** Shown above the form: the record's summary, the confirmation. */
-  above?: ReactNode;
+  /** Shown above the form: the record's summary, the confirmation (naming what is chosen in the form). */
+  above?: ReactNode | ((values: Values) => ReactNode);
 }
 
 export interface Action {
@@ -58,6 +58,8 @@ export function useActionRunner(onDone?: () => void) {
   const { modal, message } = App.useApp();
   const refresh = useRefreshAfterAction();
   const [dialog, setDialog] = useState<{ action: Action; initial: Values; errors?: ApiError }>();
+  // What the dialog's form holds now (its confirmation may name it).
+  const [values, setValues] = useState<Values>({});
   const [shown, setShown] = useState<{ action: Action; file: FileAnswer; url: string }>();
   const [busy, setBusy] = useState<string>();
 
@@ -79,7 +81,9 @@ export function useActionRunner(onDone?: () => void) {
     if (action.refused) return void message.warning(action.refused);
     if (action.dialog) {
       try {
-        setDialog({ action, initial: await action.dialog.initial() });
+        const initial = await action.dialog.initial();
+        setValues(initial);
+        setDialog({ action, initial });
       } catch (error) {
         failed(error);
       }
@@ -110,12 +114,13 @@ export function useActionRunner(onDone?: () => void) {
     <>
       {dialog && open && (
         <PageModal title={dialog.action.label} footer={null} onCancel={() => setDialog(undefined)} destroyOnHidden>
-          {open.above}
+          {typeof open.above === "function" ? open.above(values) : open.above}
           <LazySchemaForm
             view={open.view}
             schema={open.schema}
             initial={dialog.initial}
             focusFirst
+            onChange={setValues}
             serverErrors={dialog.errors?.fieldErrors}
             submitText={dialog.action.label}
             onCancel={() => setDialog(undefined)}

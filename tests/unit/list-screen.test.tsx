@@ -376,7 +376,7 @@ describe("ListScreen", () => {
     const [run] = calls("/merchant/notice-list-enable");
     expect(run.method).toBe("POST");
     expect(run.body).toEqual({ id: 21, action: "enable", version: 4 });
-    expect(await screen.findByText("Enable: done")).toBeTruthy();
+    expect(await screen.findByText("Enable: done for Notice “Closed on Sunday”")).toBeTruthy();
   });
 
   it("asks before a state action marked confirm", async () => {
