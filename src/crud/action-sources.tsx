@@ -59,6 +59,14 @@ export function recordWords(view: FormView, record: Row, titles?: TitleMaps): Re
   return words;
 }
 
+/** The titles of both, entity by entity (a list's titles of the records, a picker's of the one chosen). */
+function mergedTitles(a: TitleMaps | undefined, b: TitleMaps): TitleMaps {
+  const merged: TitleMaps = new Map();
+  for (const source of [a ?? new Map(), b])
+    for (const [entity, byId] of source) merged.set(entity, new Map([...(merged.get(entity) ?? []), ...byId]));
+  return merged;
+}
+
 /** How many names a message lists before "and 2 more". */
 const LISTED = 3;
 
@@ -253,7 +261,7 @@ export function operationAction(
     // The chosen records' titles ("to Agent B"), asked only where the words name them.
     const words = async () => {
       const chosenTitles = await fetchRelationTitles(input.fields, [values]);
-      return targetWords(view, records, { view: input, values }, new Map([...(titles ?? []), ...chosenTitles]));
+      return targetWords(view, records, { view: input, values }, mergedTitles(titles, chosenTitles));
     };
     const key = `${input.base}success`;
     const own = records.length > 0 && i18n.exists(key, { count: records.length }) ? await words() : undefined;
@@ -318,7 +326,7 @@ export function operationAction(
                     complete: schema.required.every((name) => values[name] != null && values[name] !== ""),
                   },
                 },
-                new Map([...(titles ?? []), ...chosenTitles]),
+                mergedTitles(titles, chosenTitles),
               )
             }
             input={input}

@@ -17,6 +17,7 @@ import type { FieldError } from "../app/api.ts";
 import type { FormView } from "./model.ts";
 import { useUnsavedChanges } from "../app/unsaved.tsx";
 import { sameFormData } from "./form-data.ts";
+import { focusFirstField } from "./first-field.ts";
 import { serverErrorSchema, translateErrors, uiSchemaFor, type FormMode } from "./form-schema.ts";
 
 export { formSchema, transitionSchema } from "./form-schema.ts";
@@ -136,14 +137,10 @@ export function SchemaForm({
     // Without errors, no onError follows to end the quiet.
     if (form.current.validateForm()) quiet.current = false;
   }, [instance.language, submitted]);
-  // A dialog's first field takes the focus (the dialog's own focus goes to its frame otherwise).
+  // A dialog's first field takes the focus (a form that arrives after its dialog opened; the dialog focuses
+  // it too once open, src/crud/actions.tsx, since its frame takes the focus as it appears).
   useEffect(() => {
-    if (!focusFirst) return;
-    host.current
-      ?.querySelector<HTMLElement>(
-        ".schema-form input:not([type=hidden]):not([disabled]), .schema-form textarea:not([disabled]), .schema-form [tabindex='0']",
-      )
-      ?.focus();
+    if (focusFirst) focusFirstField(host.current);
   }, [focusFirst]);
   // A server error stays on its field until that field is changed.
   const [errorsAt, setErrorsAt] = useState<Data>(data);
