@@ -140,7 +140,9 @@ function doneText(
   const { records } = target;
   if (records.length > 0 && i18n.exists(ownKey, { count: records.length }))
     return i18n.t(ownKey, { ...words(), count: records.length });
-  if (i18n.exists(ownKey) && !/\{\{/.test(i18n.t(ownKey))) return i18n.t(ownKey);
+  // Its text as written (with another prefix nothing is filled in): whether it names a record.
+  const raw = i18n.exists(ownKey) ? i18n.t(ownKey, { interpolation: { prefix: "\u0001", suffix: "\u0002" } }) : "";
+  if (raw && !raw.includes("{{")) return raw;
   const entity = i18n.t(entityNameKey(view.name));
   const count = records.length || target.count;
   if (records.length === 1)
