@@ -126,11 +126,12 @@ export function flatten(value: unknown, prefix = "", out = new Map<string, unkno
 
 /**
  * Keys a namespace may hold beyond the required ones: optional help texts of existing fields, and an
- * operation's own confirmation and success messages (its generic ones are in common otherwise).
+ * operation's own confirmation and success messages (its generic ones are in common otherwise), in
+ * i18next's plural forms and with the confirmation's form once its dialog is filled in (`_chosen`).
  */
 export function isOptionalKey(key: string, required: Set<string>): boolean {
   if (key.endsWith(".help")) return required.has(`${key.slice(0, -".help".length)}.label`);
-  const op = /^((?:operations\.)?[^.]+\.)(confirm|success)$/.exec(key);
+  const op = /^((?:operations\.)?[^.]+\.)(confirm|success)(?:_chosen)?(?:_(?:zero|one|two|few|many|other))?$/.exec(key);
   return op !== null && required.has(`${op[1]}name`);
 }
 

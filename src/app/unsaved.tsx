@@ -33,8 +33,11 @@ export async function confirmLeave(): Promise<boolean> {
   return leave;
 }
 
-/** A form's part: `changed()` after each change the user makes; its changes are forgotten when it goes. */
-export function useUnsavedChanges(): { changed: () => void } {
+/**
+ * A form's part: `changed()` after each change the user makes, `changed(false)` when its values are back to
+ * those it loaded (an edit undone is nothing to lose); its changes are forgotten when it goes.
+ */
+export function useUnsavedChanges(): { changed: (dirty?: boolean) => void } {
   const token = useRef(Symbol("form"));
   useEffect(() => {
     const mine = token.current;
@@ -43,7 +46,10 @@ export function useUnsavedChanges(): { changed: () => void } {
     };
   }, []);
   // The same function on every render: callers keep it in their own callbacks' dependencies.
-  const changed = useCallback(() => void unsaved.add(token.current), []);
+  const changed = useCallback((dirty = true) => {
+    if (dirty) unsaved.add(token.current);
+    else unsaved.delete(token.current);
+  }, []);
   return { changed };
 }
 

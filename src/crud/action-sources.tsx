@@ -2,9 +2,12 @@
 // its state and permitted to the user, and the operations (x-operation) an entity's screens offer at a
 // placement (row, bulk, toolbar), permitted and, on a record, allowed by its fields (`when`). Each becomes
 // an Action with its words: the confirmation naming the action and the record, its dialog's form and
-// what it shows above it, and the success message.
+// what it shows above it, and the success message. A message names the record by its title field and
+// fills an action's own words (a template in its namespace) with the record's fields as the screens show
+// them (money with its currency, an enum's label, a related record's title) and with what the dialog asked.
 import { Alert, Descriptions } from "antd";
 import i18n from "i18next";
+import type { ReactNode } from "react";
 import { api, fetchFile } from "../app/api.ts";
 import { allowed } from "../app/providers/access-control.ts";
 import { operationSchemas } from "../generated/operations.ts";
@@ -13,8 +16,9 @@ import type { JsonSchemaOperation, Transition } from "../schema/types.ts";
 import type { Action } from "./actions.tsx";
 import { FieldValue } from "./field-value.tsx";
 import { formSchema, transitionSchema } from "./form-schema.ts";
-import { valueText } from "./format.ts";
+import { intlLocale, valueText, type TitleMaps } from "./format.ts";
 import { allowedTransitions, holds, operationView, type EntityView, type FormView } from "./model.ts";
+import { fetchRelationTitles, useRelationTitles } from "./relations.ts";
 import type { ScreenContext } from "./resource.ts";
 
 type Row = Record<string, unknown>;
@@ -42,33 +46,109 @@ export const recordTitle = (view: EntityView, record: Row): string =>
     ? String(record[view.titleField])
     : `#${String(record.id)}`;
 
+/** Words to fill a message with (i18next's values; `chosen` holds what a dialog asked). */
+export type Words = Record<string, string | number | Record<string, string>>;
+
+const language = () => i18n.resolvedLanguage ?? "en";
+
+/** A record's fields as the screens show them: "$829.00", "Bank transfer", a related record's title. */
+export function recordWords(view: FormView, record: Row, titles?: TitleMaps): Record<string, string> {
+  const lng = language();
+  const words: Record<string, string> = {};
+  for (const field of view.fields) words[field.name] = valueText(field, record[field.name], lng, titles);
+  return words;
+}
+
+/** The titles of both, entity by entity (a list's titles of the records, a picker's of the one chosen). */
+function mergedTitles(a: TitleMaps | undefined, b: TitleMaps): TitleMaps {
+  const merged: TitleMaps = new Map();
+  for (const source of [a ?? new Map(), b])
+    for (const [entity, byId] of source) merged.set(entity, new Map([...(merged.get(entity) ?? []), ...byId]));
+  return merged;
+}
+
+/** How many names a message lists before "and 2 more". */
+const LISTED = 3;
+
+/** "VM-01, VM-02 and VM-03", "VM-01, VM-02, VM-03 and 2 more": a few names in the language's way. */
+export function listedWords(items: string[]): string {
+  const distinct = [...new Set(items)];
+  const shown = distinct.slice(0, LISTED);
+  if (distinct.length > LISTED) shown.push(i18n.t("common:list.more", { count: distinct.length - LISTED }));
+  return new Intl.ListFormat(intlLocale(language()), { type: "conjunction" }).format(shown);
+}
+
 /**
- * "Refund order “202611…”?", naming the record and the action: the operation's own confirmation text
- * when it has one (its summary fields and the title offered to it), else the common one.
+ * The words of the record(s) an action acts on: their titles (`title`), how many (`count`), and each field
+ * (the values of several records listed, "Agent A and Agent B"), with what the dialog asked as `chosen`.
+ */
+export function targetWords(
+  view: EntityView,
+  records: Row[],
+  chosen?: { view: FormView; values: Row },
+  titles?: TitleMaps,
+): Words {
+  const words: Words = {};
+  const each = records.map((record) => recordWords(view, record, titles));
+  for (const field of view.fields) words[field.name] = listedWords(each.map((w) => w[field.name]));
+  words.title = listedWords(records.map((record) => recordTitle(view, record)));
+  words.count = records.length;
+  if (chosen) words.chosen = recordWords(chosen.view, chosen.values, titles);
+  return words;
+}
+
+/**
+ * "Refund order “202611…”?", "Move VM-PP-0012 from Agent A to Agent B?", naming the action and the
+ * record(s): the operation's own confirmation when it has one (filled with the records' words and what
+ * the dialog asked, its `_chosen` form once every asked field is filled), else the common one.
  */
 export function confirmationText(
   view: EntityView,
   action: string,
-  target: { record?: Row; count?: number },
-  own?: { key: string; fields: string[] },
+  target: { records?: Row[]; count?: number },
+  own?: { key: string; chosen?: { view: FormView; values: Row; complete: boolean } },
+  titles?: TitleMaps,
 ): string {
-  const lng = i18n.resolvedLanguage ?? "en";
   const entity = i18n.t(entityNameKey(view.name));
-  if (target.record) {
-    const title = recordTitle(view, target.record);
-    if (own && i18n.exists(own.key)) {
-      const values: Record<string, string> = { title };
-      for (const name of own.fields) {
-        const field = view.byName.get(name);
-        if (field) values[name] = valueText(field, target.record[name], lng);
-      }
-      return i18n.t(own.key, values);
-    }
-    return i18n.t("common:confirm.operation", { action, entity, title });
+  const { records } = target;
+  if (records?.length) {
+    const count = records.length;
+    const options = { count, context: own?.chosen?.complete ? "chosen" : undefined };
+    if (own && i18n.exists(own.key, options))
+      return i18n.t(own.key, { ...targetWords(view, records, own.chosen, titles), ...options });
+    if (count === 1)
+      return i18n.t("common:confirm.operation", { action, entity, title: recordTitle(view, records[0]) });
+    return i18n.t("common:confirm.operationMany", { action, entity, count });
   }
   if (target.count !== undefined)
     return i18n.t("common:confirm.operationMany", { action, entity, count: target.count });
   return i18n.t("common:confirm.operationNone", { action, entity });
+}
+
+/**
+ * What a success message says: the action's own words filled with the record(s)' (`ownKey`), else
+ * "Approve: done for Withdrawal “Kim Sophal”" (or "for 3 Device records"), else "Approve: done". Own words
+ * without a record in them serve any target ("Withdrawal requested").
+ */
+function doneText(
+  view: EntityView,
+  action: string,
+  target: { records: Row[]; count?: number },
+  ownKey: string,
+  words: () => Words,
+): string {
+  const { records } = target;
+  if (records.length > 0 && i18n.exists(ownKey, { count: records.length }))
+    return i18n.t(ownKey, { ...words(), count: records.length });
+  // Its text as written (with another prefix nothing is filled in): whether it names a record.
+  const raw = i18n.exists(ownKey) ? i18n.t(ownKey, { interpolation: { prefix: "\u0001", suffix: "\u0002" } }) : "";
+  if (raw && !raw.includes("{{")) return raw;
+  const entity = i18n.t(entityNameKey(view.name));
+  const count = records.length || target.count;
+  if (records.length === 1)
+    return i18n.t("common:messages.actionDoneOn", { action, entity, title: recordTitle(view, records[0]) });
+  if (count) return i18n.t("common:messages.actionDoneMany", { action, entity, count });
+  return i18n.t("common:messages.actionSuccess", { action });
 }
 
 /** An operation's name in the user's language. */
@@ -87,19 +167,22 @@ export function transitionActions(screen: ScreenContext, record: Row): Action[] 
 function transitionAction(view: EntityView, record: Row, tr: Transition): Action {
   const label = i18n.t(actionKey(view.name, tr.action));
   // A transition may have its own words (common:transitionConfirm / transitionDone.<entity>.<action>),
-  // filled from the record before it and from the record it answers (an upgrade names its version).
-  const ownText = (kind: "transitionConfirm" | "transitionDone", values: Row) => {
-    const key = `common:${kind}.${view.name}.${tr.action}`;
-    if (!i18n.exists(key)) return undefined;
-    return i18n.t(key, Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v == null ? "—" : String(v)])));
-  };
+  // filled from the record before it, and after it from the record it answers and what was asked (an
+  // upgrade names its version, an approval the amount and the person).
+  const ownKey = (kind: "transitionConfirm" | "transitionDone") => `common:${kind}.${view.name}.${tr.action}`;
+  const confirmText = () =>
+    i18n.exists(ownKey("transitionConfirm"))
+      ? i18n.t(ownKey("transitionConfirm"), targetWords(view, [record]))
+      : confirmationText(view, label, { records: [record] });
   const run = async (input: Row) => {
     const answer = await api<Row | null>(tr.call, {
       base: view.x.basePath ?? "/merchant",
       method: "POST",
       body: { id: record.id, action: tr.action, version: record.version, ...input },
     });
-    return { message: ownText("transitionDone", answer ?? {}) };
+    const after = { ...record, ...input, ...(answer ?? {}) };
+    const words = () => targetWords(view, [after]);
+    return { message: doneText(view, label, { records: [after] }, ownKey("transitionDone"), words) };
   };
   const action: Action = { key: tr.action, label, danger: tr.danger, run };
   if (tr.input?.length) {
@@ -108,19 +191,11 @@ function transitionAction(view: EntityView, record: Row, tr: Transition): Action
       schema: transitionSchema(view, tr),
       initial: async () => ({}),
       above: tr.confirm && (
-        <Alert
-          className="transition-confirm"
-          type={tr.danger ? "warning" : "info"}
-          showIcon
-          message={confirmationText(view, label, { record })}
-        />
+        <Alert className="transition-confirm" type={tr.danger ? "warning" : "info"} showIcon message={confirmText()} />
       ),
     };
   } else if (tr.confirm || tr.danger) {
-    action.confirm = {
-      text: ownText("transitionConfirm", record) ?? confirmationText(view, label, { record }),
-      danger: tr.danger,
-    };
+    action.confirm = { text: confirmText(), danger: tr.danger };
   }
   return action;
 }
@@ -146,19 +221,23 @@ function askedSchema(input: FormView): Row & { properties: Row; required: string
 }
 
 /**
- * An operation on a record (row), on the selected ids (bulk) or on neither (toolbar). One answering a file
- * fetches it; one with input opens its dialog with the record's summary and the confirmation above.
+ * An operation on a record (row), on the selected ids (bulk, with the selected records where the screen
+ * has them, to name them) or on neither (toolbar). One answering a file fetches it; one with input opens
+ * its dialog with the record's summary and the confirmation above, which names what is chosen as it is.
  */
 export function operationAction(
   view: EntityView,
   operation: JsonSchemaOperation,
-  target: { record?: Row; ids?: number[] } = {},
+  target: { record?: Row; ids?: number[]; records?: Row[]; titles?: TitleMaps } = {},
 ): Action {
   const x = operation["x-operation"];
   const ui: NonNullable<typeof x.ui> = x.ui ?? { placement: "none" };
   const input = operationView(operation);
   const label = i18n.t(`${input.base}name`);
-  const { record, ids } = target;
+  const { record, ids, titles } = target;
+  // The records acted on, where known: the row's, or every selected one (else only their count is).
+  const selected = ids && target.records?.filter((r) => ids.includes(r.id as number));
+  const records = record ? [record] : selected?.length === ids?.length ? (selected ?? []) : [];
   const refused =
     ids !== undefined && ids.length === 0
       ? i18n.t(NONE_SELECTED[view.name] ?? "common:list.noneSelected", { entity: i18n.t(entityNameKey(view.name)) })
@@ -181,19 +260,24 @@ export function operationAction(
       method: x.method,
       ...(x.method === "POST" ? { body: payload } : { query: payload as never }),
     });
-    return { message: i18n.exists(`${input.base}success`) ? i18n.t(`${input.base}success`) : undefined };
+    // The chosen records' titles ("to Agent B"), asked only where the words name them.
+    const words = async () => {
+      const chosenTitles = await fetchRelationTitles(input.fields, [values]);
+      return targetWords(view, records, { view: input, values }, mergedTitles(titles, chosenTitles));
+    };
+    const key = `${input.base}success`;
+    const own = records.length > 0 && i18n.exists(key, { count: records.length }) ? await words() : undefined;
+    return { message: doneText(view, label, { records, count: ids?.length }, key, () => own ?? {}) };
   };
-  const confirmText = confirmationText(
-    view,
-    label,
-    { record, count: ids?.length },
-    { key: `${input.base}confirm`, fields: ui.summary ?? [] },
-  );
+  const confirmKey = `${input.base}confirm`;
   const action: Action = { key: operation.$id, label, danger: ui.danger, refused, run };
   const schema = askedSchema(input);
   const asked = Object.keys(schema.properties);
   if (asked.length === 0) {
-    action.confirm = { text: confirmText, danger: ui.danger };
+    action.confirm = {
+      text: confirmationText(view, label, { records, count: ids?.length }, { key: confirmKey }, titles),
+      danger: ui.danger,
+    };
     return action;
   }
   action.dialog = {
@@ -214,7 +298,7 @@ export function operationAction(
         return Object.fromEntries(asked.filter((f) => record[f] != null).map((f) => [f, record[f]]));
       return {};
     },
-    above: (
+    above: (values) => (
       <>
         {record && ui.summary?.length ? (
           <Descriptions size="small" column={1} bordered className="operation-summary">
@@ -229,12 +313,50 @@ export function operationAction(
           </Descriptions>
         ) : null}
         {(ui.confirm || ui.danger) && (
-          <Alert className="operation-confirm" type={ui.danger ? "warning" : "info"} showIcon message={confirmText} />
+          <OperationConfirm
+            danger={ui.danger}
+            text={(chosenTitles) =>
+              confirmationText(
+                view,
+                label,
+                { records, count: ids?.length },
+                {
+                  key: confirmKey,
+                  chosen: {
+                    view: input,
+                    values,
+                    complete: schema.required.every((name) => values[name] != null && values[name] !== ""),
+                  },
+                },
+                mergedTitles(titles, chosenTitles),
+              )
+            }
+            input={input}
+            values={values}
+          />
         )}
       </>
     ),
   };
   return action;
+}
+
+/** An operation's confirmation above its dialog, naming what is chosen in it (its titles asked as needed). */
+function OperationConfirm({
+  danger,
+  text,
+  input,
+  values,
+}: {
+  danger?: boolean;
+  text: (chosenTitles: TitleMaps) => string;
+  input: FormView;
+  values: Row;
+}): ReactNode {
+  const chosenTitles = useRelationTitles(input.fields, [values]);
+  return (
+    <Alert className="operation-confirm" type={danger ? "warning" : "info"} showIcon message={text(chosenTitles)} />
+  );
 }
 
 /** A record's actions on its row or detail: its transitions, then the row operations it allows. */

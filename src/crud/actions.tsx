@@ -8,9 +8,10 @@
 // toolbars, detail screens and the dashboard through ActionButton and ActionButtons.
 import { Button, Space, App } from "antd";
 import { DownloadOutlined } from "@ant-design/icons";
-import { useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { saveFile, type ApiError, type FileAnswer } from "../app/api.ts";
+import { focusFirstField } from "./first-field.ts";
 import { LazySchemaForm } from "./lazy-schema-form.tsx";
 import type { EntityView, FormView } from "./model.ts";
 import { PageModal } from "./page-modal.tsx";
@@ -30,8 +31,8 @@ export interface ActionDialog {
   schema: Values;
   /** The starting values (empty, the record's own, or what the declaration's loader answers). */
   initial: () => Promise<Values>;
-  /** Shown above the form: the record's summary, the confirmation. */
-  above?: ReactNode;
+  /** Shown above the form: the record's summary, the confirmation (naming what is chosen in the form). */
+  above?: ReactNode | ((values: Values) => ReactNode);
 }
 
 export interface Action {
@@ -58,6 +59,9 @@ export function useActionRunner(onDone?: () => void) {
   const { modal, message } = App.useApp();
   const refresh = useRefreshAfterAction();
   const [dialog, setDialog] = useState<{ action: Action; initial: Values; errors?: ApiError }>();
+  // What the dialog's form holds now (its confirmation may name it).
+  const [values, setValues] = useState<Values>({});
+  const dialogBody = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState<{ action: Action; file: FileAnswer; url: string }>();
   const [busy, setBusy] = useState<string>();
 
@@ -79,7 +83,9 @@ export function useActionRunner(onDone?: () => void) {
     if (action.refused) return void message.warning(action.refused);
     if (action.dialog) {
       try {
-        setDialog({ action, initial: await action.dialog.initial() });
+        const initial = await action.dialog.initial();
+        setValues(initial);
+        setDialog({ action, initial });
       } catch (error) {
         failed(error);
       }
@@ -109,25 +115,36 @@ export function useActionRunner(onDone?: () => void) {
   const element = (
     <>
       {dialog && open && (
-        <PageModal title={dialog.action.label} footer={null} onCancel={() => setDialog(undefined)} destroyOnHidden>
-          {open.above}
-          <LazySchemaForm
-            view={open.view}
-            schema={open.schema}
-            initial={dialog.initial}
-            serverErrors={dialog.errors?.fieldErrors}
-            submitText={dialog.action.label}
-            onCancel={() => setDialog(undefined)}
-            onSubmit={async (values) => {
-              try {
-                await execute(dialog.action, values);
-                setDialog(undefined);
-              } catch (error) {
-                setDialog({ ...dialog, errors: error as ApiError });
-                if (!(error as ApiError).fieldErrors?.length) failed(error);
-              }
-            }}
-          />
+        <PageModal
+          title={dialog.action.label}
+          footer={null}
+          onCancel={() => setDialog(undefined)}
+          destroyOnHidden
+          // Open: its first field takes the focus from the dialog's frame.
+          afterOpenChange={(opened) => opened && focusFirstField(dialogBody.current)}
+        >
+          <div ref={dialogBody}>
+            {typeof open.above === "function" ? open.above(values) : open.above}
+            <LazySchemaForm
+              view={open.view}
+              schema={open.schema}
+              initial={dialog.initial}
+              focusFirst
+              onChange={setValues}
+              serverErrors={dialog.errors?.fieldErrors}
+              submitText={dialog.action.label}
+              onCancel={() => setDialog(undefined)}
+              onSubmit={async (values) => {
+                try {
+                  await execute(dialog.action, values);
+                  setDialog(undefined);
+                } catch (error) {
+                  setDialog({ ...dialog, errors: error as ApiError });
+                  if (!(error as ApiError).fieldErrors?.length) failed(error);
+                }
+              }}
+            />
+          </div>
         </PageModal>
       )}
       {shown && (

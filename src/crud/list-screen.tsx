@@ -84,6 +84,8 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
         can={can}
         phone={phone}
         selected={selected}
+        rows={rows}
+        titles={titles}
         clearSelection={clearSelection}
         commands={commands}
         filters={table.filters}

@@ -27,6 +27,53 @@ const STALE_MS = 60_000;
 /** Titles a list answer carries: target entity → id → title. */
 export type AnswerTitles = Record<string, Record<number, string>>;
 
+/** The related ids the given fields hold on the rows, per target entity. */
+function relatedIds(fields: FieldView[], rows: Record<string, unknown>[]): Map<EntityName, Set<number>> {
+  const wanted = new Map<EntityName, Set<number>>();
+  for (const field of fields) {
+    if (!field.relation) continue;
+    const ids = wanted.get(field.relation) ?? new Set<number>();
+    for (const row of rows) {
+      const value = row[field.name];
+      for (const id of Array.isArray(value) ? value : [value]) if (typeof id === "number") ids.add(id);
+    }
+    wanted.set(field.relation, ids);
+  }
+  return wanted;
+}
+
+/** The query of some records' titles (lists and pickers share its cache entries; messages its call). */
+function titlesQuery(entity: EntityName, ids: Set<number>) {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const { call, base } = pickerCall(entity)!;
+  return {
+    queryKey: ["relation-titles", entity, sorted],
+    queryFn: () => api<RelationOption[]>(call, { base, query: { id: sorted } }),
+    staleTime: STALE_MS,
+  };
+}
+
+/**
+ * The titles of the records the fields hold on the rows, asked once (a message naming what a dialog
+ * chose); a title that cannot be asked is left out (the message then says "#id").
+ */
+export async function fetchRelationTitles(
+  fields: FieldView[],
+  rows: Record<string, unknown>[],
+): Promise<Map<EntityName, Map<number, string>>> {
+  const titles = new Map<EntityName, Map<number, string>>();
+  const targets = [...relatedIds(fields, rows)].filter(([entity, ids]) => ids.size > 0 && pickerCall(entity));
+  await Promise.all(
+    targets.map(async ([entity, ids]) => {
+      const options = await titlesQuery(entity, ids)
+        .queryFn()
+        .catch(() => []);
+      titles.set(entity, new Map(options.map((o) => [o.id, o.title])));
+    }),
+  );
+  return titles;
+}
+
 /**
  * Title of each related id the given fields hold on the rows shown, per target entity. A list answer
  * carries them (`given`); otherwise they are asked of each target's `-all` call, where the user may.
@@ -38,28 +85,10 @@ export function useRelationTitles(
   /** Whether the page is on screen (a list kept hidden does not refresh its titles until shown). */
   shown: () => boolean = () => true,
 ) {
-  const wanted = new Map<EntityName, Set<number>>();
-  for (const field of fields) {
-    if (!field.relation) continue;
-    const ids = wanted.get(field.relation) ?? new Set<number>();
-    for (const row of rows) {
-      const value = row[field.name];
-      for (const id of Array.isArray(value) ? value : [value]) if (typeof id === "number") ids.add(id);
-    }
-    wanted.set(field.relation, ids);
-  }
+  const wanted = relatedIds(fields, rows);
   const targets = given ? [] : [...wanted].filter(([entity, ids]) => ids.size > 0 && pickerCall(entity));
   const results = useQueries({
-    queries: targets.map(([entity, ids]) => {
-      const sorted = [...ids].sort((a, b) => a - b);
-      const { call, base } = pickerCall(entity)!;
-      return {
-        queryKey: ["relation-titles", entity, sorted],
-        queryFn: () => api<RelationOption[]>(call, { base, query: { id: sorted } }),
-        staleTime: STALE_MS,
-        meta: { shown } satisfies ShownMeta,
-      };
-    }),
+    queries: targets.map(([entity, ids]) => ({ ...titlesQuery(entity, ids), meta: { shown } satisfies ShownMeta })),
   });
   const titles = new Map<EntityName, Map<number, string>>();
   if (given) {

@@ -2,7 +2,7 @@
 // messages, validated in the browser by the same schema and keywords the server uses, with the
 // server's own field errors shown on their fields. Nothing typed is lost when saving fails.
 import Form from "@rjsf/antd";
-import type { IChangeEvent } from "@rjsf/core";
+import type { default as CoreForm, IChangeEvent } from "@rjsf/core";
 import { englishStringTranslator, type TranslatableString } from "@rjsf/utils";
 import { customizeValidator } from "@rjsf/validator-ajv8";
 import { App, Button, Space } from "antd";
@@ -16,6 +16,8 @@ import { PendingInputs, PendingInputsContext, SettledBaseInputTemplate } from ".
 import type { FieldError } from "../app/api.ts";
 import type { FormView } from "./model.ts";
 import { useUnsavedChanges } from "../app/unsaved.tsx";
+import { sameFormData } from "./form-data.ts";
+import { focusFirstField } from "./first-field.ts";
 import { serverErrorSchema, translateErrors, uiSchemaFor, whenKey, type FormMode } from "./form-schema.ts";
 
 export { formSchema, transitionSchema } from "./form-schema.ts";
@@ -78,6 +80,10 @@ interface Props {
   cancelText?: string;
   /** Fields the route fixes (hidden in the form, sent as they are). */
   fixed?: string[];
+  /** The first field takes the focus as the form appears (a dialog's form). */
+  focusFirst?: boolean;
+  /** Told the values after each change (a dialog's text naming what was chosen). */
+  onChange?: (data: Data) => void;
   onSubmit: (data: Data) => Promise<void> | void;
   onCancel?: () => void;
 }
@@ -91,17 +97,26 @@ export function SchemaForm({
   submitText,
   cancelText,
   fixed,
+  focusFirst,
+  onChange,
   onSubmit,
   onCancel,
 }: Props) {
   const { t, i18n: instance } = useTranslation();
   const { message } = App.useApp();
   const host = useRef<HTMLDivElement>(null);
+  const form = useRef<CoreForm<Data>>(null);
   const [data, setData] = useState<Data>(initial);
   const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
-  // What the user types counts as unsaved until it is saved: leaving the page asks first.
+  // What the user types counts as unsaved until it is saved, or undone: leaving the page asks first.
   const { changed } = useUnsavedChanges();
+  // The values as loaded, with the defaults rjsf fills in (what the form holds before the user's first change).
+  const loaded = useRef<Data>(initial);
+  const userChanged = useRef(false);
+  useEffect(() => {
+    loaded.current = form.current?.state.formData ?? initial;
+  }, []);
   // Text typed but not yet handed to the form, handed over as the form is submitted; typing is a change.
   const [pending] = useState(() => new PendingInputs(changed));
   // Titles and messages follow the language: rebuild them when it changes.
@@ -111,6 +126,23 @@ export function SchemaForm({
     [view, schema, mode, fixed, instance.language, shownFor],
   );
   const transformErrors = useMemo(() => translateErrors(view.base), [view.base, instance.language]);
+  // Errors on screen are validated again in the new language (rjsf keeps their words until the next
+  // change), quietly: no message, no focus moved, the values as they are.
+  const quiet = useRef(false);
+  const language = useRef(instance.language);
+  useEffect(() => {
+    if (language.current === instance.language) return;
+    language.current = instance.language;
+    if (!submitted || !form.current) return;
+    quiet.current = true;
+    // Without errors, no onError follows to end the quiet.
+    if (form.current.validateForm()) quiet.current = false;
+  }, [instance.language, submitted]);
+  // A dialog's first field takes the focus (a form that arrives after its dialog opened; the dialog focuses
+  // it too once open, src/crud/actions.tsx, since its frame takes the focus as it appears).
+  useEffect(() => {
+    if (focusFirst) focusFirstField(host.current);
+  }, [focusFirst]);
   // A server error stays on its field until that field is changed.
   const [errorsAt, setErrorsAt] = useState<Data>(data);
   useEffect(() => setErrorsAt(data), [serverErrors]);
@@ -147,6 +179,7 @@ export function SchemaForm({
     <PendingInputsContext.Provider value={pending}>
       <div className="schema-form-host" ref={host} onSubmitCapture={() => pending.flush()}>
         <Form
+          ref={form}
           className="schema-form"
           formContext={FORM_LAYOUT}
           schema={schema}
@@ -161,7 +194,9 @@ export function SchemaForm({
           translateString={translateString}
           showErrorList={false}
           liveValidate={submitted ? "onChange" : undefined}
-          focusOnFirstError
+          focusOnFirstError={(error) => {
+            if (!quiet.current) form.current?.focusOnError(error);
+          }}
           noHtml5Validate
           // An empty list stays empty: no blank items to satisfy minItems before the user adds any.
           experimental_defaultFormStateBehavior={{
@@ -169,11 +204,21 @@ export function SchemaForm({
             emptyObjectFields: "skipEmptyDefaults",
           }}
           onChange={(event, id) => {
-            setData(event.formData ?? {});
-            // A change with a field's id is the user's (rjsf's own default-filling carries none).
-            if (id) changed();
+            const now = event.formData ?? {};
+            setData(now);
+            onChange?.(now);
+            // A change with a field's id is the user's (rjsf's own default-filling carries none, and before
+            // the user's first change it is part of what was loaded); it is unsaved unless it was undone.
+            if (id) {
+              userChanged.current = true;
+              changed(!sameFormData(loaded.current, now));
+            } else if (!userChanged.current) loaded.current = now;
           }}
           onError={(errors) => {
+            if (quiet.current) {
+              quiet.current = false;
+              return;
+            }
             setSubmitted(true);
             // Refused by the form's rules: how many fields need the user, said where they look.
             void message.error(t("form.fix", { count: new Set(errors.map((error) => error.property)).size }));

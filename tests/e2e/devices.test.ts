@@ -65,8 +65,8 @@ async function operatorLane() {
 
 describe("binding a device to an agent", () => {
   it("as admin, from the device list: the sub-agent has the device afterwards", async () => {
-    const { rows } = await c.db.query<{ id: number; mac_name: string }>(
-      `select m.id::int, m.mac_name from machine m join agent a on a.id = m.agent_id
+    const { rows } = await c.db.query<{ id: number; mac_name: string; owner: string }>(
+      `select m.id::int, m.mac_name, a.nickname as owner from machine m join agent a on a.id = m.agent_id
         where a.account = 'agent_a' and m.deleted_at is null order by m.id limit 1`,
     );
     const device = rows[0];
@@ -87,11 +87,23 @@ describe("binding a device to an agent", () => {
       await tableRows(page).first().locator(".ant-checkbox-input").check();
       await page.getByRole("button", { name: machine.operations["machine-bind-manage"].name, exact: true }).click();
       const modal = dialog(page);
+      // The dialog names the device and its agent, then the agent chosen.
+      const words = modal.locator(".operation-confirm");
+      await expect
+        .poll(() => words.innerText())
+        .toBe(`Move ${device.mac_name} from ${device.owner} to the agent chosen below.`);
       await modal.locator("#root_agent_id").click();
       await page.keyboard.type(sub.nickname);
       await page.locator(".ant-select-item-option", { hasText: sub.nickname }).click();
+      await expect
+        .poll(() => words.innerText())
+        .toBe(`Move ${device.mac_name} from ${device.owner} to ${sub.nickname}?`);
       await modal.locator("button[type=submit]").click();
       await modal.waitFor({ state: "hidden" });
+      await page
+        .locator(".ant-message")
+        .getByText(`Moved ${device.mac_name} to ${sub.nickname}`, { exact: true })
+        .waitFor();
       await expect
         .poll(
           async () =>

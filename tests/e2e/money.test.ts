@@ -1,7 +1,8 @@
 // Money in the console, as an admin works it: a partial refund from the order's detail page (the dialog
 // shows what was paid, refunded and can still be refunded; a refund above that is refused on the field
 // and the typed amount stays), the detail showing the new state and the ledger entry at once; the
-// withdrawal review queue (approve, then refuse with a reason, each confirmation naming the request).
+// withdrawal review queue (approve, then refuse with a reason, each confirmation and message naming the
+// amount and the person).
 // Screenshots of the refund dialog and the queue in the five languages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -24,6 +25,7 @@ const en = (ns: string) => JSON.parse(readFileSync(join(ROOT, `locales/en/${ns}.
 const order = en("order");
 const withdrawal = en("withdrawal");
 const ledger = en("payment_record");
+const payoutMethods = en("defs").enum.payoutMethod as Record<string, string>;
 
 let c: Console;
 
@@ -73,6 +75,8 @@ describe("a refund from the order's detail", () => {
       .toBe(dollars(target.money));
 
     const amount = modal.locator("#root_refund_money");
+    // The amount takes the focus as the dialog opens: typing starts there.
+    await expect.poll(() => amount.evaluate((input) => input === document.activeElement)).toBe(true);
     await amount.fill(money(target.money + 100));
     await modal.locator("button[type=submit]").click();
     await expect
@@ -83,6 +87,11 @@ describe("a refund from the order's detail", () => {
     await amount.fill("1");
     await modal.locator("button[type=submit]").click();
     await modal.waitFor({ state: "hidden" });
+    // The message says how much was refunded, of which order.
+    await page
+      .locator(".ant-message")
+      .getByText(`Refunded $1.00 of order ${target.order_no}`, { exact: true })
+      .waitFor();
     await expect
       .poll(() => descriptionOf(page, order.fields.pay_status.label).innerText())
       .toBe(order.enum.pay_status.partial_refund);
@@ -108,10 +117,18 @@ describe("the withdrawal review queue", () => {
   });
   afterAll(() => tab?.context.close());
 
-  it("approves a request and refuses another with a reason, each named in its confirmation", async () => {
+  it("approves a request and refuses another with a reason, each amount and person named", async () => {
     const { page } = tab;
-    const { rows: pending } = await c.db.query<{ id: number; legal_name: string; amount: number; agent_id: number }>(
-      `select id, legal_name, amount::int, agent_id from "withdrawal" where status = 'pending' order by request_time limit 2`,
+    const { rows: pending } = await c.db.query<{
+      id: number;
+      legal_name: string;
+      amount: number;
+      agent_id: number;
+      payout_method: string;
+      account_number: string;
+    }>(
+      `select id, legal_name, amount::int, agent_id, payout_method, account_number from "withdrawal"
+       where status = 'pending' order by request_time limit 2`,
     );
     expect(pending).toHaveLength(2);
     await page.goto(`${c.url}/data/withdrawalReview`);
@@ -122,8 +139,16 @@ describe("the withdrawal review queue", () => {
     const confirm = page.locator(".ant-modal-confirm");
     await expect
       .poll(() => confirm.locator(".ant-modal-confirm-content").innerText())
-      .toBe(`${withdrawal.actions.approve} ${withdrawal.name} “${pending[0].legal_name}”?`);
+      .toBe(
+        `Approve the withdrawal of ${dollars(pending[0].amount)} to ${pending[0].legal_name} ` +
+          `(${payoutMethods[pending[0].payout_method]}, ${pending[0].account_number})?`,
+      );
     await confirm.locator(".ant-btn-primary").click();
+    // The message says what happened: the amount approved, and to whom.
+    await page
+      .locator(".ant-message")
+      .getByText(`Approved ${dollars(pending[0].amount)} to ${pending[0].legal_name}`, { exact: true })
+      .waitFor();
     // Approved, it moves behind the pending requests (the queue's order) and is no longer offered approval.
     // (Off the page once it has moved, it is offered nothing there.)
     const offered = async (id: number) => ((await row(id).count()) ? rowActionNames(row(id)) : []);
@@ -140,10 +165,23 @@ describe("the withdrawal review queue", () => {
     );
     await rowAction(row(pending[1].id), withdrawal.actions.refuse);
     const modal = dialog(page);
+    await expect
+      .poll(() => modal.locator(".transition-confirm").innerText())
+      .toBe(
+        `Refuse the withdrawal of ${dollars(pending[1].amount)} to ${pending[1].legal_name}? ` +
+          "The amount returns to the agent's balance.",
+      );
     await modal.locator("#root_refuse_reason").fill("The account name does not match.");
     await modal.locator("button[type=submit]").click();
     // The dialog closes on success (it stays open, with the server's words, on an error).
     await modal.waitFor({ state: "hidden" });
+    await page
+      .locator(".ant-message")
+      .getByText(
+        `Refused ${dollars(pending[1].amount)} to ${pending[1].legal_name}; the amount is back in the balance`,
+        { exact: true },
+      )
+      .waitFor();
     // Refused requests leave the queue at once.
     await row(pending[1].id).waitFor({ state: "detached" });
     const { rows: after } = await c.db.query<{ withdrawable: number }>(

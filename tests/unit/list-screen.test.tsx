@@ -7,11 +7,12 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Suspense } from "react";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { dataProvider } from "../../src/app/providers/data-provider.ts";
 import { i18nProvider } from "../../src/app/providers/i18n-provider.ts";
 import { clearSession } from "../../src/app/session.ts";
 import { PAGE_SIZES, ListScreen } from "../../src/crud/list-screen.tsx";
+import { setCurrency } from "../../src/crud/format.ts";
 import { resources } from "../../src/generated/resources.ts";
 import { AntdRoot } from "./antd-root.ts";
 import { setupI18n, signIn, viewport } from "./dom-setup.ts";
@@ -63,14 +64,51 @@ const ORDERS = [
   },
 ];
 
+const WITHDRAWALS = [
+  {
+    id: 41,
+    agent_id: 5,
+    legal_name: "Kim Sophal",
+    amount: 82900,
+    fee: 500,
+    final_amount: 82400,
+    payout_method: "bank_transfer",
+    account_number: "0012 3456 789",
+    status: "pending",
+    request_time: "2026-11-21T09:30:12Z",
+    version: 3,
+  },
+];
+
+const MACHINES = [
+  { id: 51, mac_name: "VM-PP-0012", mac_id: "860000000012", kind: "vending", agent_id: 5, version: 2 },
+  { id: 52, mac_name: "VM-PP-0013", mac_id: "860000000013", kind: "vending", agent_id: 7, version: 1 },
+];
+
+const AGENTS = [
+  { id: 5, title: "Agent A" },
+  { id: 6, title: "Agent B" },
+  { id: 7, title: "Agent C" },
+];
+
 let requests: { url: URL; method: string; body: unknown }[] = [];
 let listAnswer: Record<string, unknown> = {};
 /** How the next calls fail: a status the server answers with, or no connection at all. */
 let failWith: number | "offline" | undefined;
 
 /** The stubbed API: each call's answer by path. */
-function answerTo(path: string): unknown {
+function answerTo(path: string, url: URL): unknown {
   switch (path) {
+    case "/merchant/data-withdraw-list":
+      return { list: WITHDRAWALS, total: 1 };
+    case "/merchant/data-withdraw-action":
+      return { ...WITHDRAWALS[0], status: "approved", version: 4 };
+    case "/merchant/machine-list":
+      return { list: MACHINES, total: 2, titles: { agent: { 5: "Agent A", 7: "Agent C" } } };
+    case "/merchant/manage-all": {
+      const ids = url.searchParams.get("id")?.split(",").map(Number);
+      return ids ? AGENTS.filter((a) => ids.includes(a.id)) : AGENTS;
+    }
     case "/merchant/goods-list":
     case "/merchant/goods-recycle-list":
       return listAnswer;
@@ -99,7 +137,7 @@ function stubApi() {
         return new Response(JSON.stringify({ code: failWith, message: "Internal error", data: null }), {
           status: failWith,
         });
-      return new Response(JSON.stringify({ code: 200, message: "ok", data: answerTo(url.pathname) }));
+      return new Response(JSON.stringify({ code: 200, message: "ok", data: answerTo(url.pathname, url) }));
     }),
   );
 }
@@ -127,6 +165,8 @@ function renderList(path = "/goods/list") {
               <Route path="/goods/recoveryList" element={<ListScreen resource="goods_recycle" />} />
               <Route path="/setting/noticeList" element={<ListScreen resource="setting_notice_list" />} />
               <Route path="/order/applicationList" element={<ListScreen resource="order_application_list" />} />
+              <Route path="/data/withdrawalReview" element={<ListScreen resource="data_withdrawal_review" />} />
+              <Route path="/machine/list" element={<ListScreen resource="machine_list" />} />
             </Routes>
           </Suspense>
         </Refine>
@@ -158,6 +198,8 @@ beforeEach(() => {
   viewport.width = 1440;
   stubApi();
 });
+
+afterEach(() => setCurrency(undefined));
 
 afterAll(() => clearSession());
 
@@ -380,7 +422,7 @@ describe("ListScreen", () => {
     const [run] = calls("/merchant/notice-list-enable");
     expect(run.method).toBe("POST");
     expect(run.body).toEqual({ id: 21, action: "enable", version: 4 });
-    expect(await screen.findByText("Enable: done")).toBeTruthy();
+    expect(await screen.findByText("Enable: done for Notice “Closed on Sunday”")).toBeTruthy();
   });
 
   it("asks before a state action marked confirm", async () => {
@@ -439,5 +481,69 @@ describe("ListScreen", () => {
     await user.click(within(dialog).getByRole("button", { name: "Refund" }));
     await waitFor(() => expect(calls("/merchant/order-refund")).toHaveLength(1));
     expect(calls("/merchant/order-refund")[0].body).toEqual({ id: 31, refund_money: 125 });
+    // The message says what happened: how much, of which order.
+    expect(await screen.findByText("Refunded 1.25 of order 202611210930120001")).toBeTruthy();
+  });
+
+  it("gives the focus to the dialog's first field as it opens", async () => {
+    signIn(["order.list", "order.refund"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList("/order/applicationList");
+    await screen.findByText("202611210930120001");
+    await user.click(within(rows()[0]).getByRole("button", { name: "Refund" }));
+    const dialog = await screen.findByRole("dialog");
+    const amount = await within(dialog).findByLabelText("Amount to refund");
+    await waitFor(() => expect(document.activeElement).toBe(amount));
+  });
+
+  it("names the amount and the person when approving a withdrawal, asking and when done", async () => {
+    setCurrency("USD");
+    signIn(["withdrawal.list", "withdrawal.approve"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList("/data/withdrawalReview");
+    await screen.findByText("Kim Sophal");
+    await user.click(within(rows()[0]).getByRole("button", { name: "Approve" }));
+    const confirm = await screen.findByRole("dialog");
+    expect(
+      within(confirm).getByText("Approve the withdrawal of $829.00 to Kim Sophal (Bank transfer, 0012 3456 789)?"),
+    ).toBeTruthy();
+    await user.click(within(confirm).getByRole("button", { name: "Approve" }));
+    await waitFor(() => expect(calls("/merchant/data-withdraw-action")).toHaveLength(1));
+    expect(calls("/merchant/data-withdraw-action")[0].body).toEqual({ id: 41, action: "approve", version: 3 });
+    expect(await screen.findByText("Approved $829.00 to Kim Sophal")).toBeTruthy();
+  });
+
+  it("names the devices to bind, their agent and the agent chosen, and says where they went", async () => {
+    signIn(["machine.list", "machine.bind", "agent.all"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList("/machine/list");
+    await screen.findByText("VM-PP-0012");
+    await user.click(within(rows()[0]).getByRole("checkbox"));
+    await user.click(screen.getByRole("button", { name: "Bind to agent" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(await within(dialog).findByText("Move VM-PP-0012 from Agent A to the agent chosen below.")).toBeTruthy();
+    // The agent chosen is named as soon as it is chosen.
+    await user.click(await within(dialog).findByRole("combobox"));
+    await user.click(await screen.findByTitle("Agent B"));
+    expect(await within(dialog).findByText("Move VM-PP-0012 from Agent A to Agent B?")).toBeTruthy();
+    await user.click(within(dialog).getByRole("button", { name: "Bind to agent" }));
+    await waitFor(() => expect(calls("/merchant/machine-bind-manage")).toHaveLength(1));
+    expect(calls("/merchant/machine-bind-manage")[0].body).toEqual({ id: [51], agent_id: 6 });
+    expect(await screen.findByText("Moved VM-PP-0012 to Agent B")).toBeTruthy();
+  });
+
+  it("names several devices and their agents in the bind dialog, counted in words", async () => {
+    signIn(["machine.list", "machine.bind", "agent.all"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList("/machine/list");
+    await screen.findByText("VM-PP-0012");
+    for (const row of rows()) await user.click(within(row).getByRole("checkbox"));
+    await user.click(screen.getByRole("button", { name: "Bind to agent" }));
+    const dialog = await screen.findByRole("dialog");
+    expect(
+      await within(dialog).findByText(
+        "Move 2 devices (VM-PP-0012 and VM-PP-0013) from Agent A and Agent C to the agent chosen below.",
+      ),
+    ).toBeTruthy();
   });
 });

@@ -11,6 +11,7 @@ import { entitySchemas } from "../../src/generated/schemas.ts";
 import { SchemaForm, formSchema } from "../../src/crud/schema-form.tsx";
 import { setCurrency } from "../../src/crud/format.ts";
 import type { FieldError } from "../../src/app/api.ts";
+import { hasUnsaved } from "../../src/app/unsaved.tsx";
 import type { EntityName } from "../../src/generated/types.ts";
 import { AntdRoot } from "./antd-root.ts";
 import { setupI18n } from "./dom-setup.ts";
@@ -27,6 +28,7 @@ beforeAll(async () => {
     "charge_pile_plan",
     "goods_setting",
     "charge_plan",
+    "order",
   ]);
 });
 
@@ -40,9 +42,10 @@ interface Options {
   mode?: "create" | "edit";
   initial?: Record<string, unknown>;
   serverErrors?: FieldError[];
+  focusFirst?: boolean;
 }
 
-function renderForm(entity: string, { mode = "create", initial = {}, serverErrors }: Options = {}) {
+function renderForm(entity: string, { mode = "create", initial = {}, serverErrors, focusFirst }: Options = {}) {
   const view: FormView =
     entity in entitySchemas
       ? entityView(entity as EntityName)
@@ -61,6 +64,7 @@ function renderForm(entity: string, { mode = "create", initial = {}, serverError
           initial={initial}
           mode={mode}
           serverErrors={errors}
+          focusFirst={focusFirst}
           onSubmit={onSubmit}
         />
       </QueryClientProvider>
@@ -274,5 +278,57 @@ describe("SchemaForm", () => {
     expect(await screen.findByText("标题不能为空")).toBeTruthy();
     expect(screen.getByText("内容不能为空")).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it("says its errors in the new language when the language changes, keeping what was typed", async () => {
+    const { onSubmit, user } = renderForm("notice");
+    await fill(user, "Content", "Machines are serviced from 06:00.");
+    await user.click(save());
+    expect(await screen.findByText("Title is required")).toBeTruthy();
+    await act(() => i18n.changeLanguage("th"));
+    // The label and its error both in Thai; nothing typed is lost, nothing submitted.
+    const title = await screen.findByLabelText("หัวข้อ");
+    await waitFor(() => expect(title.closest(".ant-form-item")!.textContent).toContain("กรุณาระบุหัวข้อ"));
+    expect(screen.queryByText("Title is required")).toBeNull();
+    expect((screen.getByLabelText("เนื้อหา") as HTMLTextAreaElement).value).toBe("Machines are serviced from 06:00.");
+    expect(onSubmit).not.toHaveBeenCalled();
+    // Back in English, the same error in English.
+    await act(() => i18n.changeLanguage("en"));
+    expect(await screen.findByText("Title is required")).toBeTruthy();
+  });
+
+  it("counts as unsaved only while its values differ from those it loaded", async () => {
+    const { user } = renderForm("notice", {
+      mode: "edit",
+      initial: { title: "Maintenance", content: "Text", sort: 1, status: 1 },
+    });
+    expect(hasUnsaved()).toBe(false);
+    const title = screen.getByLabelText("Title");
+    await fill(user, "Title", "!");
+    await user.tab();
+    expect(hasUnsaved()).toBe(true);
+    // The edit undone: the form holds what it loaded again, and leaving does not ask.
+    await user.click(title);
+    await user.keyboard("{End}{Backspace}");
+    await user.tab();
+    await waitFor(() => expect((title as HTMLInputElement).value).toBe("Maintenance"));
+    expect(hasUnsaved()).toBe(false);
+  });
+
+  it("counts a new record's form as unsaved only while something is typed beside its defaults", async () => {
+    const { user } = renderForm("notice");
+    const title = screen.getByLabelText("Title");
+    await fill(user, "Title", "Sunday");
+    await user.tab();
+    expect(hasUnsaved()).toBe(true);
+    // Cleared again: the field is empty (its key left with nothing in it), the status still its default.
+    await user.clear(title);
+    await user.tab();
+    expect(hasUnsaved()).toBe(false);
+  });
+
+  it("gives the focus to its first field when asked (a dialog's form)", async () => {
+    renderForm("order-refund", { focusFirst: true });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText("Amount to refund")));
   });
 });

@@ -11,6 +11,7 @@ import type { ApiError } from "../../app/api.ts";
 import { downloadList } from "../../app/providers/data-provider.ts";
 import { operationAction } from "../action-sources.tsx";
 import { ActionButton, useActionRunner } from "../actions.tsx";
+import type { TitleMaps } from "../format.ts";
 import type { ScreenContext } from "../resource.ts";
 import type { ListAccess } from "./access.ts";
 import type { ListCommands } from "./commands.ts";
@@ -20,6 +21,9 @@ interface Props {
   can: ListAccess;
   phone: boolean;
   selected: number[];
+  /** The rows on screen and the titles of what they point at: a bulk action's words name the selected. */
+  rows: Record<string, unknown>[];
+  titles: TitleMaps;
   clearSelection: () => void;
   commands: ListCommands;
   /** The list as shown, for its export. */
@@ -35,6 +39,8 @@ export function ListToolbar({
   can,
   phone,
   selected,
+  rows,
+  titles,
   clearSelection,
   commands,
   filters,
@@ -70,7 +76,7 @@ export function ListToolbar({
           can.bulk.map((operation) => (
             <ActionButton
               key={operation.$id}
-              action={operationAction(view, operation, { ids: selected })}
+              action={operationAction(view, operation, { ids: selected, records: rows, titles })}
               runner={bulkRunner}
               type="default"
               size="middle"
