@@ -505,7 +505,9 @@ describe("ListScreen", () => {
     await user.click(within(rows()[0]).getByRole("button", { name: "Approve" }));
     const confirm = await screen.findByRole("dialog");
     expect(
-      within(confirm).getByText("Approve the withdrawal of $829.00 to Kim Sophal (Bank transfer, 0012 3456 789)?"),
+      await within(confirm).findByText(
+        "Approve the withdrawal of $829.00 to Kim Sophal (Bank transfer, 0012 3456 789)?",
+      ),
     ).toBeTruthy();
     await user.click(within(confirm).getByRole("button", { name: "Approve" }));
     await waitFor(() => expect(calls("/merchant/data-withdraw-action")).toHaveLength(1));
