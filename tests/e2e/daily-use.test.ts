@@ -3,10 +3,24 @@
 // rows in full view: none under the action column fixed on the right, none scrolled out past the table's
 // edge; no cell shows a raw translation key or a related record as "#<id>". A refused save says how many
 // fields need the user and brings the first into view. Tabs close by the handful, and a saved form's goes.
+// The operator's phone, in the five languages: its home lists its devices, its lists filter from a sheet.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { resources } from "../../src/generated/resources.ts";
-import { type Console, go, locale, onPage, openPage, shot, signIn, startConsole, tableRows } from "./harness.ts";
+import {
+  type Console,
+  expectFits,
+  go,
+  inLanguage,
+  LANGUAGES,
+  locale,
+  onPage,
+  openPage,
+  shot,
+  signIn,
+  startConsole,
+  tableRows,
+} from "./harness.ts";
 
 let c: Console;
 
@@ -177,4 +191,46 @@ describe("tabs", () => {
       await context.close();
     }
   });
+});
+
+describe("the operator's phone", () => {
+  it.each(LANGUAGES)(
+    "%s: home lists its devices with outlet and stock; the device list searches and filters from a sheet",
+    async (lng) => {
+      const common = locale(lng, "common");
+      const machine = locale(lng, "machine");
+      const { rows } = await c.db.query<{ mac_name: string; shop: string }>(
+        `select m.mac_name, s.name as shop from machine m join shop s on s.id = m.shop_id
+           join operator_binding b on b.machine_id = m.id join operator o on o.id = b.operator_id
+          where o.account = 'operator_a' and m.deleted_at is null order by m.id`,
+      );
+      await inLanguage(c, lng, "operator_a", async ({ page }, { width }) => {
+        await go(page, "/");
+        const cards = onPage(page, "/", ".my-device");
+        await expect.poll(() => cards.count()).toBe(rows.length);
+        const text = await onPage(page, "/", ".my-devices").innerText();
+        for (const device of rows) expect(text).toContain(device.shop);
+        expect(text).toContain(common.home.myDevices);
+        expect(text).not.toMatch(/#\d|home\.|restock\.|\{\{/);
+        await expectFits(page, width);
+        await shot(page, `operator-home-${width}-${lng}`, { fullPage: true });
+
+        // The devices list: on a phone a search box and the Filters button, the rest in a sheet.
+        await go(page, "/machine/list");
+        const list = onPage(page, "/machine/list", width < 768 ? ".row-card" : ".ant-table-row");
+        await expect.poll(() => list.count()).toBe(rows.length);
+        const shown = await onPage(page, "/machine/list", ".ant-card-body").first().innerText();
+        expect(shown).not.toMatch(/#\d|fields\.|enum\./);
+        if (width < 768) {
+          await onPage(page, "/machine/list", ".filter-sheet-open").click();
+          const sheet = page.locator(".ant-drawer-content.filter-sheet");
+          await sheet.waitFor();
+          expect(await sheet.innerText()).toContain(machine.fields.stock_status.label);
+          await shot(page, `operator-filters-${width}-${lng}`);
+          await page.locator(".filter-sheet .ant-drawer-close").click();
+          await sheet.waitFor({ state: "hidden" });
+        }
+      });
+    },
+  );
 });
