@@ -6,6 +6,7 @@ import { fractionToPercent, percentToFraction } from "../crud/format.ts";
 export function FractionWidget({ id, value, onChange, onBlur, disabled, readonly, rawErrors }: WidgetProps) {
   return (
     <InputNumber<number>
+      inputMode="decimal"
       id={id}
       value={typeof value === "number" ? fractionToPercent(value) : undefined}
       min={0}

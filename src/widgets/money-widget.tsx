@@ -28,6 +28,7 @@ export function MoneyWidget({
   return (
     <Affixed affixes={affixes}>
       <InputNumber<number>
+        inputMode="decimal"
         id={id}
         className="input-money"
         value={typeof value === "number" ? toMajor(value) : undefined}

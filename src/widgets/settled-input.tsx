@@ -94,6 +94,10 @@ export function useSettledValue<V>(value: V, onChange: (value: V) => void) {
   return { value: shown, change, flush: () => flush() };
 }
 
+/** The keypad a phone brings up for a number field: digits for whole numbers, digits and a point else. */
+export const keypadOf = (type: unknown): "numeric" | "decimal" | undefined =>
+  type === "integer" ? "numeric" : type === "number" ? "decimal" : undefined;
+
 const AntdInput = Templates.BaseInputTemplate as ComponentType<BaseInputTemplateProps>;
 
 /**
@@ -105,20 +109,28 @@ export function SettledBaseInputTemplate(props: BaseInputTemplateProps) {
   const settled = useSettledValue<unknown>(props.value, props.onChange);
   // The language is read for the unit's words (and its plural, after the number typed).
   useTranslation();
+  // A number brings up a phone's number pad (rjsf's input passes no inputmode of its own).
+  const box = useRef<HTMLSpanElement>(null);
+  const pad = keypadOf(props.schema.type);
+  useEffect(() => {
+    if (pad) box.current?.querySelector("input")?.setAttribute("inputmode", pad);
+  }, [pad]);
   if (props.onChangeOverride) return <AntdInput {...props} />;
   const unit = props.options.unit as XUi["unit"];
   const count = typeof settled.value === "number" ? settled.value : undefined;
   return (
-    <Affixed affixes={unit ? unitAffixes(unit, count) : { before: "", after: "" }}>
-      <AntdInput
-        {...props}
-        value={settled.value}
-        onChange={settled.change}
-        onBlur={(id, value) => {
-          settled.flush();
-          props.onBlur(id, value);
-        }}
-      />
-    </Affixed>
+    <span ref={box} className="input-pad">
+      <Affixed affixes={unit ? unitAffixes(unit, count) : { before: "", after: "" }}>
+        <AntdInput
+          {...props}
+          value={settled.value}
+          onChange={settled.change}
+          onBlur={(id, value) => {
+            settled.flush();
+            props.onBlur(id, value);
+          }}
+        />
+      </Affixed>
+    </span>
   );
 }

@@ -154,3 +154,22 @@ describe("SchemaForm with settled text", () => {
     expect(screen.queryByText("Title is required")).toBeNull();
   });
 });
+
+describe("number fields on a phone", () => {
+  it("bring up the number pad: digits for a count, digits and a point for an amount", async () => {
+    await setupI18n(["goods"]);
+    const view = entityView("goods");
+    const queries = new QueryClient({ defaultOptions: { queries: { retry: false, enabled: false } } });
+    render(
+      <AntdRoot>
+        <QueryClientProvider client={queries}>
+          <SchemaForm view={view} schema={formSchema(view, "create")} initial={{}} onSubmit={vi.fn()} />
+        </QueryClientProvider>
+      </AntdRoot>,
+    );
+    await waitFor(() => expect(document.getElementById("root_stock")?.getAttribute("inputmode")).toBe("numeric"));
+    expect(document.getElementById("root_unit_price")?.getAttribute("inputmode")).toBe("decimal");
+    // A text field keeps the full keyboard.
+    expect(document.getElementById("root_title")?.getAttribute("inputmode")).toBeNull();
+  });
+});
