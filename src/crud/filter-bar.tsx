@@ -147,6 +147,19 @@ export function FilterBar(props: Props) {
   return phone ? <PhoneFilters {...props} /> : <InlineFilters {...props} />;
 }
 
+/** One form item a filter, labelled in the user's language. */
+function FilterItems({ fields }: { fields: FieldView[] }) {
+  const { t } = useTranslation();
+  return fields.map((field) => {
+    const label = t(field.label);
+    return (
+      <Form.Item key={field.name} name={field.name} label={label}>
+        <FilterInput field={field} label={label} />
+      </Form.Item>
+    );
+  });
+}
+
 /** The filters shown, the state filters first (the state can always be filtered at a glance). */
 function filtersOf(view: EntityView, fixed: string[]): FieldView[] {
   const shown = view.filters.filter((f) => !fixed.includes(f.name));
@@ -228,14 +241,7 @@ function PhoneFilters({ name, view, values, fixed, onChange }: Props) {
             onChange({ ...chosen, ...(search ? { [search.name]: values[search.name] } : {}) });
           }}
         >
-          {sheet.map((field) => {
-            const label = t(field.label);
-            return (
-              <Form.Item key={field.name} name={field.name} label={label}>
-                <FilterInput field={field} label={label} />
-              </Form.Item>
-            );
-          })}
+          <FilterItems fields={sheet} />
         </Form>
       </Drawer>
     </div>
@@ -258,14 +264,7 @@ function InlineFilters({ name, view, values, fixed, onChange }: Props) {
   if (all.length === 0) return null;
   return (
     <Form form={form} name={name} layout="inline" className="filter-bar" onFinish={onChange}>
-      {fields.map((field) => {
-        const label = t(field.label);
-        return (
-          <Form.Item key={field.name} name={field.name} label={label}>
-            <FilterInput field={field} label={label} />
-          </Form.Item>
-        );
-      })}
+      <FilterItems fields={fields} />
       <Form.Item>
         <Space>
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
