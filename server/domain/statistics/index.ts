@@ -203,7 +203,14 @@ export const statistics = defineArea({
       const figures = ["sold", "takings", "restocked", "devices"];
       const totals = await periods.stockTotals(db, scope, first, last);
       const trend = await periods.stockTrend(db, scope, first, last);
-      const breakdown = await periods.stockBreakdown(db, scope, first, last, input.by ?? "goods", pageOf(input, figures));
+      const breakdown = await periods.stockBreakdown(
+        db,
+        scope,
+        first,
+        last,
+        input.by ?? "goods",
+        pageOf(input, figures),
+      );
       return {
         from: first,
         to: last,

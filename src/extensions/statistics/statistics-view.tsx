@@ -117,7 +117,9 @@ export function StatisticsView({ view }: { view: ViewConfig }) {
                   value={data ? figureText(card, card.value(totals)) : ""}
                   suffix={
                     suffix && (
-                      <span className="statistics-suffix">{t(`statistics:${suffix.key}`, { count: suffix.count })}</span>
+                      <span className="statistics-suffix">
+                        {t(`statistics:${suffix.key}`, { count: suffix.count })}
+                      </span>
                     )
                   }
                   loading={!data && query.isLoading}
@@ -193,8 +195,7 @@ export function StatisticsView({ view }: { view: ViewConfig }) {
               sorter: true,
               sortDirections: ["descend", "ascend"] as SortOrder[],
               sortOrder: (choices.sort === figure.key ? (choices.order === "asc" ? "ascend" : "descend") : null) as
-                | SortOrder
-                | undefined,
+                SortOrder | undefined,
               render: (value: number) => figureText(figure, value ?? 0),
             })),
           ]}
