@@ -4,8 +4,7 @@
 // address, so a tab comes back as it was left and a link shows the same figures.
 import { QuestionCircleOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, Row, Segmented, Skeleton, Space, Statistic, Table, Tooltip, Typography } from "antd";
-import type { SortOrder } from "antd/es/table/interface";
+import { Card, Segmented, Skeleton, Space, Statistic, Tooltip, Typography } from "antd";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -16,11 +15,10 @@ import { enumKey, operationKeyBase } from "../../schema/keys.ts";
 import { Chart } from "../dashboard/chart.tsx";
 import { CHART_FONT, loadFontsFor } from "../dashboard/echarts.ts";
 import type { ExtensionProps } from "../index.ts";
+import { Breakdown, PAGE_SIZE, type BreakdownRow } from "./breakdown.tsx";
 import { PeriodBar, type PeriodValue } from "./period-bar.tsx";
+import "./statistics.css";
 import { DEVICE_STATISTICS, STOCK_STATISTICS, type Answer, type Dimension, type ViewConfig } from "./views.ts";
-
-const PAGE_SIZE = 10;
-type Row = Answer["breakdown"]["list"][number] & Record<string, unknown>;
 
 export const DeviceStatistics = (_props: ExtensionProps) => <StatisticsView view={DEVICE_STATISTICS} />;
 export const StockStatistics = (_props: ExtensionProps) => <StatisticsView view={STOCK_STATISTICS} />;
@@ -91,44 +89,40 @@ export function StatisticsView({ view }: { view: ViewConfig }) {
         </Typography.Text>
       )}
 
-      <Row gutter={[16, 16]} className="statistics-totals">
+      <div className="statistics-totals">
         {view.totals.map((card) => {
           const suffix = data ? card.suffix?.(totals) : undefined;
           return (
-            <Col key={card.key} xs={12} md={8} xl={Math.floor(24 / view.totals.length)} flex="auto">
-              <Card variant="borderless" className="home-stat statistics-total" data-figure={card.key}>
-                <Statistic
-                  title={
-                    card.hint ? (
-                      <Space size={4}>
-                        {t(`statistics:figures.${card.key}`)}
-                        <Tooltip title={t(`statistics:hints.${view.call}.${card.key}`)} trigger={["hover", "focus"]}>
-                          <QuestionCircleOutlined
-                            className="figure-hint"
-                            tabIndex={0}
-                            aria-label={t(`statistics:hints.${view.call}.${card.key}`)}
-                          />
-                        </Tooltip>
-                      </Space>
-                    ) : (
-                      t(`statistics:figures.${card.key}`)
-                    )
-                  }
-                  value={data ? figureText(card, card.value(totals)) : ""}
-                  suffix={
-                    suffix && (
-                      <span className="statistics-suffix">
-                        {t(`statistics:${suffix.key}`, { count: suffix.count })}
-                      </span>
-                    )
-                  }
-                  loading={!data && query.isLoading}
-                />
-              </Card>
-            </Col>
+            <Card key={card.key} variant="borderless" className="home-stat statistics-total" data-figure={card.key}>
+              <Statistic
+                title={
+                  card.hint ? (
+                    <Space size={4}>
+                      {t(`statistics:figures.${card.key}`)}
+                      <Tooltip title={t(`statistics:hints.${view.call}.${card.key}`)} trigger={["hover", "focus"]}>
+                        <QuestionCircleOutlined
+                          className="figure-hint"
+                          tabIndex={0}
+                          aria-label={t(`statistics:hints.${view.call}.${card.key}`)}
+                        />
+                      </Tooltip>
+                    </Space>
+                  ) : (
+                    t(`statistics:figures.${card.key}`)
+                  )
+                }
+                value={data ? figureText(card, card.value(totals)) : ""}
+                suffix={
+                  suffix && (
+                    <span className="statistics-suffix">{t(`statistics:${suffix.key}`, { count: suffix.count })}</span>
+                  )
+                }
+                loading={!data && query.isLoading}
+              />
+            </Card>
           );
         })}
-      </Row>
+      </div>
 
       <TrendCard view={view} data={data} loading={query.isLoading} money={money} lng={lng} />
 
@@ -144,61 +138,18 @@ export function StatisticsView({ view }: { view: ViewConfig }) {
           />
         }
       >
-        <Table<Row>
-          rowKey={(row) => String(row.id ?? "none")}
-          size="middle"
+        <Breakdown
+          by={choices.by}
+          figures={view.columns(choices.by)}
+          rows={(data?.breakdown.list ?? []) as BreakdownRow[]}
+          total={data?.breakdown.total ?? 0}
+          page={choices.page}
+          sort={choices.sort}
+          order={choices.order}
           loading={query.isFetching}
-          dataSource={(data?.breakdown.list ?? []) as Row[]}
-          scroll={{ x: "max-content" }}
-          locale={{ emptyText: t("statistics:empty") }}
-          pagination={{
-            current: choices.page,
-            pageSize: PAGE_SIZE,
-            total: data?.breakdown.total ?? 0,
-            showSizeChanger: false,
-            hideOnSinglePage: true,
-          }}
-          onChange={(pagination, _filters, sorter) => {
-            const one = Array.isArray(sorter) ? sorter[0] : sorter;
-            const sort = typeof one?.columnKey === "string" && one.order ? one.columnKey : undefined;
-            if (sort && (sort !== choices.sort || (one.order === "ascend" ? "asc" : "desc") !== choices.order))
-              change({ sort, order: one.order === "ascend" ? "asc" : "desc" });
-            else if (pagination.current && pagination.current !== choices.page) change({ page: pagination.current });
-          }}
-          columns={[
-            {
-              key: "name",
-              title: t(`statistics:dimension.${choices.by}`),
-              dataIndex: "name",
-              ellipsis: { showTitle: true },
-              render: (name: string | null, row) =>
-                name ?? t(choices.by === "shop" && row.id === null ? "statistics:noOutlet" : "statistics:unnamed"),
-            },
-            ...(choices.by === "machine"
-              ? [
-                  {
-                    key: "outlet",
-                    title: t("statistics:dimension.shop"),
-                    dataIndex: "outlet",
-                    ellipsis: { showTitle: true },
-                    render: (outlet: string | null) =>
-                      outlet ?? <Typography.Text type="secondary">{t("statistics:noOutlet")}</Typography.Text>,
-                  },
-                ]
-              : []),
-            ...view.columns(choices.by).map((figure) => ({
-              key: figure.key,
-              title: t(`statistics:figures.${figure.key}`),
-              dataIndex: figure.key,
-              align: "right" as const,
-              className: "cell-number",
-              sorter: true,
-              sortDirections: ["descend", "ascend"] as SortOrder[],
-              sortOrder: (choices.sort === figure.key ? (choices.order === "asc" ? "ascend" : "descend") : null) as
-                SortOrder | undefined,
-              render: (value: number) => figureText(figure, value ?? 0),
-            })),
-          ]}
+          format={figureText}
+          onPage={(page) => change({ page })}
+          onSort={(sort, order) => change({ sort, order })}
         />
       </Card>
     </Space>
@@ -247,6 +198,7 @@ function TrendCard({
         name: names[i],
         type: s.type,
         smooth: s.type === "line",
+        smoothMonotone: "x",
         yAxisIndex: s.money ? 0 : 1,
         data: days.map((d) => Number(d[s.key] ?? 0)),
         itemStyle: { color: s.color },
