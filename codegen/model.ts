@@ -13,7 +13,7 @@ export interface RouteEntry {
   path: string;
   group: string;
   entity: string;
-  screen: "list" | "recycle" | "settings" | "create" | "edit";
+  screen: "list" | "recycle" | "settings" | "create" | "edit" | "statistics";
   extension?: ExtensionName;
   /** Overrides the entity's list call (e.g. goods-down for subordinates' goods). */
   listCall?: string;
@@ -29,7 +29,15 @@ export interface RouteEntry {
 }
 
 export type ExtensionName =
-  "layout-editor" | "dashboard" | "restock-grid" | "payment-certificates" | "machine-import" | "system-upgrade";
+  | "layout-editor"
+  | "dashboard"
+  | "restock-grid"
+  | "payment-certificates"
+  | "machine-import"
+  | "system-upgrade"
+  | "agent-wizard"
+  | "device-statistics"
+  | "stock-statistics";
 
 export interface ResourceManifest {
   /** What / shows after sign-in. */

@@ -11,8 +11,13 @@ export {
 
 /** The permission a route needs to be shown. */
 export function routePermission(route: RouteEntry): string {
-  const kind: CallKind = { list: "list", recycle: "recycleList", settings: "get", create: "add", edit: "update" }[
-    route.screen
-  ] as CallKind;
+  const kind: CallKind = {
+    list: "list",
+    recycle: "recycleList",
+    settings: "get",
+    create: "add",
+    edit: "update",
+    statistics: "list",
+  }[route.screen] as CallKind;
   return permissionOfCall(route.entity, kind);
 }

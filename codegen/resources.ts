@@ -46,6 +46,7 @@ export function manifestProblems(project: Project): Problem[] {
       settings: "get",
       create: "add",
       edit: "update",
+      statistics: "list",
     };
     if (!calls[needs[route.screen]])
       add("screen", `entity "${route.entity}" has no "${needs[route.screen]}" call for a ${route.screen} screen`);
@@ -115,7 +116,7 @@ export function generateResources(project: Project, banner: string): string {
   return `${banner}
 import type { EntityName } from "./types.ts";
 
-export type Screen = "list" | "recycle" | "settings" | "create" | "edit";
+export type Screen = "list" | "recycle" | "settings" | "create" | "edit" | "statistics";
 export type ExtensionName = ${project.manifest.routes
     .map((r) => r.extension)
     .concat(project.manifest.home.extension)

@@ -25,6 +25,8 @@ export const extensions: Partial<Record<ExtensionName, LazyScreen<ExtensionProps
   "layout-editor": pageOf(() => import("./layout-editor/layout-editor.tsx").then((m) => m.LayoutEditor)),
   "agent-wizard": pageOf(() => import("./agent-wizard/agent-wizard.tsx").then((m) => m.AgentWizard)),
   "system-upgrade": pageOf(() => import("./system-upgrade/system-upgrade.tsx").then((m) => m.SystemUpgrade)),
+  "device-statistics": pageOf(() => import("./statistics/statistics-view.tsx").then((m) => m.DeviceStatistics)),
+  "stock-statistics": pageOf(() => import("./statistics/statistics-view.tsx").then((m) => m.StockStatistics)),
 };
 
 export interface DetailPanel {

@@ -70,10 +70,12 @@ import shopCheckWifi from "../../schemas/operations/shop-check-wifi.json" with {
 import shopWifiAdd from "../../schemas/operations/shop-wifi-add.json" with { type: "json" };
 import sn from "../../schemas/operations/sn.json" with { type: "json" };
 import statisticsDealt from "../../schemas/operations/statistics-dealt.json" with { type: "json" };
+import statisticsDevices from "../../schemas/operations/statistics-devices.json" with { type: "json" };
 import statisticsLineMachine from "../../schemas/operations/statistics-line-machine.json" with { type: "json" };
 import statisticsMachine from "../../schemas/operations/statistics-machine.json" with { type: "json" };
 import statisticsManage from "../../schemas/operations/statistics-manage.json" with { type: "json" };
 import statisticsOrder from "../../schemas/operations/statistics-order.json" with { type: "json" };
+import statisticsStock from "../../schemas/operations/statistics-stock.json" with { type: "json" };
 import statisticsTotal from "../../schemas/operations/statistics-total.json" with { type: "json" };
 import statisticsTrade from "../../schemas/operations/statistics-trade.json" with { type: "json" };
 import upload from "../../schemas/operations/upload.json" with { type: "json" };
@@ -153,10 +155,12 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "shop-wifi-add": shopWifiAdd as unknown as JsonSchemaOperation,
   sn: sn as unknown as JsonSchemaOperation,
   "statistics-dealt": statisticsDealt as unknown as JsonSchemaOperation,
+  "statistics-devices": statisticsDevices as unknown as JsonSchemaOperation,
   "statistics-line-machine": statisticsLineMachine as unknown as JsonSchemaOperation,
   "statistics-machine": statisticsMachine as unknown as JsonSchemaOperation,
   "statistics-manage": statisticsManage as unknown as JsonSchemaOperation,
   "statistics-order": statisticsOrder as unknown as JsonSchemaOperation,
+  "statistics-stock": statisticsStock as unknown as JsonSchemaOperation,
   "statistics-total": statisticsTotal as unknown as JsonSchemaOperation,
   "statistics-trade": statisticsTrade as unknown as JsonSchemaOperation,
   upload: upload as unknown as JsonSchemaOperation,
@@ -236,10 +240,12 @@ export type OperationCall =
   | "shop-wifi-add"
   | "sn"
   | "statistics-dealt"
+  | "statistics-devices"
   | "statistics-line-machine"
   | "statistics-machine"
   | "statistics-manage"
   | "statistics-order"
+  | "statistics-stock"
   | "statistics-total"
   | "statistics-trade"
   | "upload"

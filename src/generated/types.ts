@@ -1477,6 +1477,19 @@ export interface SnInput {
  */
 export interface StatisticsDealtInput {}
 /**
+ * Device statistics of the caller's devices (the admin: all; an agent: its subtree's; an operator: those bound to it) over a period of business days (a preset, or a custom range of at most 366 days): totals (takings of paid orders less refunds by the day they were paid, paid orders, devices, devices with takings), the takings and orders of each day, and a page of a breakdown by device, goods or outlet. The same takings as the device list (the stat_machine_day roll-up); by goods, the stock consumption's takings and quantities of the vending devices.
+ */
+export interface StatisticsDevicesInput {
+  period?: "today" | "yesterday" | "last_7_days" | "last_30_days" | "last_90_days" | "this_month" | "custom";
+  from?: string;
+  to?: string;
+  by?: "machine" | "goods" | "shop";
+  sort?: "takings" | "orders" | "sold" | "devices";
+  order?: "asc" | "desc";
+  page?: number;
+  limit?: number;
+}
+/**
  * Every device of the caller's business at its outlet's coordinates, for the device map: columns of equal length (id, code, kind, status, longitude, latitude), so 100,000 points stay small.
  */
 export interface StatisticsLineMachineInput {}
@@ -1496,6 +1509,19 @@ export interface StatisticsManageInput {}
  */
 export interface StatisticsOrderInput {
   days?: 7 | 30 | 90;
+}
+/**
+ * Stock consumption statistics of the caller's devices over a period of business days (a preset, or a custom range of at most 366 days): totals (items sold, their takings, items restocked, goods and devices), each day's figures, and a page of a breakdown by goods, device or outlet. Read from the stock consumption rows in the caller's scope.
+ */
+export interface StatisticsStockInput {
+  period?: "today" | "yesterday" | "last_7_days" | "last_30_days" | "last_90_days" | "this_month" | "custom";
+  from?: string;
+  to?: string;
+  by?: "goods" | "machine" | "shop";
+  sort?: "sold" | "takings" | "restocked" | "devices";
+  order?: "asc" | "desc";
+  page?: number;
+  limit?: number;
 }
 /**
  * The home figures of the caller's business (its subtree): this month, this week, today and yesterday (orders placed, turnover of paid orders, refunds, revenue from the ledger), all-time totals, and the device, team and member counts. Days are business days (Asia/Bangkok).
@@ -1699,6 +1725,34 @@ export interface StatisticsDealtAnswer {
    */
   withdrawals: number;
 }
+export interface StatisticsDevicesAnswer {
+  from: string;
+  to: string;
+  today: string;
+  totals: {
+    takings: number;
+    orders: number;
+    devices: number;
+    active_devices: number;
+  };
+  trend: {
+    day: string;
+    takings: number;
+    orders: number;
+  }[];
+  breakdown: {
+    total: number;
+    list: {
+      id: number | null;
+      name: string | null;
+      outlet?: string | null;
+      devices: number;
+      orders?: number;
+      sold?: number;
+      takings: number;
+    }[];
+  };
+}
 export interface StatisticsLineMachineAnswer {
   id: number[];
   mac_name: string[];
@@ -1736,6 +1790,36 @@ export interface StatisticsOrderAnswer {
     orders: number;
     turnover: number;
   }[];
+}
+export interface StatisticsStockAnswer {
+  from: string;
+  to: string;
+  today: string;
+  totals: {
+    sold: number;
+    takings: number;
+    restocked: number;
+    goods: number;
+    devices: number;
+  };
+  trend: {
+    day: string;
+    sold: number;
+    takings: number;
+    restocked: number;
+  }[];
+  breakdown: {
+    total: number;
+    list: {
+      id: number | null;
+      name: string | null;
+      outlet?: string | null;
+      devices: number;
+      sold: number;
+      takings: number;
+      restocked: number;
+    }[];
+  };
 }
 export interface StatisticsTotalAnswer {
   periods: {
@@ -1893,10 +1977,12 @@ export interface OperationInputs {
   "shop-wifi-add": ShopWifiAddInput;
   sn: SnInput;
   "statistics-dealt": StatisticsDealtInput;
+  "statistics-devices": StatisticsDevicesInput;
   "statistics-line-machine": StatisticsLineMachineInput;
   "statistics-machine": StatisticsMachineInput;
   "statistics-manage": StatisticsManageInput;
   "statistics-order": StatisticsOrderInput;
+  "statistics-stock": StatisticsStockInput;
   "statistics-total": StatisticsTotalInput;
   "statistics-trade": StatisticsTradeInput;
   upload: UploadInput;
@@ -1937,10 +2023,12 @@ export interface OperationAnswers {
   "shop-check-wifi": ShopCheckWifiAnswer;
   sn: SnAnswer;
   "statistics-dealt": StatisticsDealtAnswer;
+  "statistics-devices": StatisticsDevicesAnswer;
   "statistics-line-machine": StatisticsLineMachineAnswer;
   "statistics-machine": StatisticsMachineAnswer;
   "statistics-manage": StatisticsManageAnswer;
   "statistics-order": StatisticsOrderAnswer;
+  "statistics-stock": StatisticsStockAnswer;
   "statistics-total": StatisticsTotalAnswer;
   "statistics-trade": StatisticsTradeAnswer;
   upload: UploadAnswer;

@@ -259,6 +259,8 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
         "statistics-line-machine",
         "statistics-dealt",
         "statistics-manage",
+        "statistics-devices?period=last_30_days",
+        "statistics-stock?period=last_30_days",
       ]) {
         const get = () =>
           fetch(`${address}/merchant/${call}`, { headers: { authorization: `Bearer ${bearer}`, locale: "en" } }).then(

@@ -170,6 +170,71 @@ describe("as an agent", () => {
   });
 });
 
+describe("the statistics views", () => {
+  const stats = en("statistics");
+
+  /** A total's value on a statistics view, by its figure. */
+  const total = (page: Page, figure: string) =>
+    page.locator(`.statistics-total[data-figure=${figure}] .ant-statistic-content-value`);
+
+  it("shows agent_a's device takings and stock consumption of the last 7 days, with their breakdowns", async () => {
+    const tab = await openPage(c);
+    try {
+      const { page } = tab;
+      await signIn(c, page, "agent_a");
+      const subtree = await subtreeOf("agent_a");
+      // Worked out here from the roll-ups, for the live devices of the subtree, over the last 7 business days.
+      const { rows: devices } = await c.db.query<{ orders: number; top: string }>(
+        `with d as (select m.id, m.mac_name, sum(s.orders) as orders, sum(s.takings) as takings
+                      from stat_machine_day s join "machine" m on m.id = s.machine_id
+                     where m.deleted_at is null and m.agent_path like $1
+                       and s.day > (now() at time zone 'Asia/Bangkok')::date - 7 group by m.id, m.mac_name)
+         select (select sum(orders)::int from d) as orders,
+                (select mac_name from d order by takings desc, id limit 1) as top`,
+        [subtree],
+      );
+      await page.goto(`${c.url}/machine/statistics`);
+      await expect.poll(() => total(page, "orders").innerText()).toBe(devices[0].orders.toLocaleString("en-US"));
+      await expect
+        .poll(() => page.locator(".statistics-breakdown tbody tr.ant-table-row td").first().innerText())
+        .toBe(devices[0].top);
+      await page.locator(".statistics-trend canvas").waitFor();
+      // No Add, Bind or Delete here: figures only.
+      expect(await page.locator(".statistics-view button", { hasText: /^(Add|Bind|Delete)$/ }).count()).toBe(0);
+      // By outlet: the outlets' names.
+      const byOutlet = en("machine").operations["statistics-devices"].enum.by.shop;
+      await page.locator(".statistics-breakdown .ant-segmented-item", { hasText: byOutlet }).click();
+      await expect
+        .poll(() => page.locator(".statistics-breakdown thead th").first().innerText())
+        .toBe(stats.dimension.shop);
+
+      const { rows: stock } = await c.db.query<{ sold: number; top: string }>(
+        `with g as (select goods_id, sum(quantity) as sold from "stock_consumption"
+                     where agent_path like $1 and "date" > (now() at time zone 'Asia/Bangkok')::date - 7 group by goods_id)
+         select (select coalesce(sum(sold), 0)::int from g) as sold,
+                (select title from "goods" where id = (select goods_id from g order by sold desc, goods_id limit 1)) as top`,
+        [subtree],
+      );
+      await page.goto(`${c.url}/goods/stock`);
+      await expect.poll(() => total(page, "sold").innerText()).toBe(stock[0].sold.toLocaleString("en-US"));
+      await expect
+        .poll(() => page.locator(".statistics-breakdown tbody tr.ant-table-row td").first().innerText())
+        .toBe(stock[0].top);
+      for (const [name, width, height] of [
+        ["1440", 1440, 900],
+        ["390", 390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await page.locator(".statistics-trend canvas").waitFor();
+        await page.screenshot({ path: join(SHOTS, `statistics-stock-agent_a-${name}.png`), fullPage: true });
+      }
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
+
 describe("in every language and on a phone", () => {
   it.each(["en", "zh", "km", "th", "tw"])("%s (screenshots kept)", async (lng) => {
     for (const [size, viewport] of [

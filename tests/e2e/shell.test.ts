@@ -343,6 +343,8 @@ const EXTENSION_SHOWS: Record<string, string> = {
   "restock-grid": ".restock-screen",
   "payment-certificates": "[data-testid=payment-settings]",
   "system-upgrade": "[data-testid=system-upgrade]",
+  "device-statistics": ".statistics-view",
+  "stock-statistics": ".statistics-view",
 };
 
 describe("every route", () => {

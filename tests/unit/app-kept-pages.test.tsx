@@ -58,7 +58,15 @@ function Probe() {
   return null;
 }
 
-const LISTS = ["/goods/list", "/shop/list", "/goods/cate", "/goods/spec", "/goods/stock", "/shop/cate", "/shop/wifi"];
+const LISTS = [
+  "/goods/list",
+  "/shop/list",
+  "/goods/cate",
+  "/goods/spec",
+  "/order/applicationList",
+  "/shop/cate",
+  "/shop/wifi",
+];
 const LISTS_MORE = ["/goods/downList", "/goods/recoveryList", "/shop/recoveryList"];
 
 function mount(open: string[]) {

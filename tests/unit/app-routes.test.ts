@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import manifest from "../../resources/routes.json" with { type: "json" };
 import { routeOf, screenRoutes } from "../../src/app/routes.ts";
 
-const ACTION = { list: "list", recycle: "list", settings: "list", create: "create", edit: "edit" } as const;
+const ACTION = {
+  list: "list",
+  recycle: "list",
+  settings: "list",
+  statistics: "list",
+  create: "create",
+  edit: "edit",
+} as const;
 
 describe("routeOf", () => {
   it.each(manifest.routes.map((r) => [r.id, r] as const))("resolves route %s", (id, route) => {
@@ -13,6 +20,21 @@ describe("routeOf", () => {
     expect(found?.action).toBe(ACTION[route.screen as keyof typeof ACTION]);
     expect(found?.resource.meta.entity).toBe(route.entity);
     if (route.screen === "edit") expect(found?.id).toBe("7");
+  });
+
+  it("gives a statistics screen its extension and no record routes under its path (no Add, Bind or Delete)", () => {
+    for (const path of ["/machine/statistics", "/goods/stock"]) {
+      const route = routeOf(path);
+      expect(route?.resource.meta.screen).toBe("statistics");
+      expect(route?.resource.meta.extension).toMatch(/-statistics$/);
+      expect([
+        route?.resource.create,
+        route?.resource.edit,
+        route?.resource.show,
+        route?.resource.meta.canDelete,
+      ]).toEqual([undefined, undefined, undefined, undefined]);
+      expect(screenRoutes.filter((r) => r.path.startsWith(`${path}/`))).toEqual([]);
+    }
   });
 
   it("fills :id for a list's edit and show routes", () => {
