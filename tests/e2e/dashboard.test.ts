@@ -96,7 +96,7 @@ describe("as the admin", () => {
       });
       await page.mouse.click(target.x, target.y);
       await page.waitForURL(/\/machine\/list\/show\/\d+$/);
-      await page.locator(".detail-descriptions").waitFor();
+      await page.locator(".detail-head .ant-card-head-title").waitFor();
       expect(tab.errors).toEqual([]);
     } finally {
       await tab.context.close();
