@@ -10,6 +10,7 @@ import { failureWords, LoadFailure } from "./record-state.tsx";
 import { FilterBar } from "./filter-bar.tsx";
 import { toCrudFilters } from "./filters.ts";
 import { useScreen, type ScreenContext } from "./resource.ts";
+import { useTimeZone } from "./time-zone.ts";
 import { useRefreshAfterAction } from "./refresh.ts";
 import { listAccess } from "./list/access.ts";
 import { ColumnChooser, useColumnChoice } from "./list/column-choice.tsx";
@@ -31,6 +32,7 @@ export function ListScreen({ resource: identifier }: { resource: string }) {
 
 function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boolean }) {
   const { t, i18n } = useTranslation();
+  useTimeZone(); // the time columns' headers name the zone once the settings bring it
   const { view, resource } = screen;
   // On a phone the rows are cards with their key fields, not a table scrolled sideways.
   const phone = Grid.useBreakpoint().md === false;
