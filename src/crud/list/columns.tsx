@@ -39,13 +39,12 @@ interface Options {
   actions?: (row: Row) => ReactNode;
 }
 
-/** A time column's header, with the zone its times are in when it is not the reader's: "Order time (UTC+7)". */
-const timeTitle = (label: string): string => {
-  const note = zoneNote();
-  return note ? `${label} (${note})` : label;
-};
-
 export function listColumns({ view, recycle, sorters, titles, t, lng, actions }: Options): TableColumnsType<Row> {
+  /** A time column's header, with the zone its times are in when it is not the reader's: "Order time (UTC+7)". */
+  const timeTitle = (label: string): string => {
+    const zone = zoneNote();
+    return zone ? t("list.timeInZone", { label, zone }) : label;
+  };
   const date = (v: string) => (v ? <DateTimeText value={v} lng={lng} /> : "-");
   const keyTime = view.columns.some((f) => f.kind === "datetime" && priorityOf(view, f) === 1);
   const columns: TableColumnsType<Row> = [
