@@ -2,6 +2,7 @@
 // out, the headers every call carries, and one error type for everything that is not a 200.
 import i18n from "i18next";
 import type { OperationAnswers } from "../generated/types.ts";
+import { retryFailedTranslations } from "./i18n.ts";
 import { token } from "./session.ts";
 import type { FieldError } from "../schema/types.ts";
 
@@ -105,6 +106,8 @@ export async function api(call: string, options: CallOptions = {}): Promise<unkn
   const response = await send(call, options);
   if (response.status === EXPIRED) window.dispatchEvent(new Event("system-expired"));
   if (!response.ok) throw await failure(response);
+  // The server answered: translations a network blip kept away can be fetched now.
+  retryFailedTranslations();
   const envelope = (await response.json()) as { code: number; message: string; data: unknown };
   if (envelope.code !== 200) throw new ApiError(envelope.code, envelope.message);
   return envelope.data;

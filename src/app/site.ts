@@ -4,8 +4,9 @@ import { useEffect, useState } from "react";
 import type { SettingNoAnswer } from "../generated/types.ts";
 import { api } from "./api.ts";
 import { setCurrency } from "../crud/format.ts";
+import { setTimeZone } from "../crud/time-zone.ts";
 
-/** The site's name, logo, navigation title and the currency every amount is shown in (ISO 4217). */
+/** The site's name, logo, navigation title, the currency every amount is shown in (ISO 4217) and the zone. */
 export type SiteInfo = SettingNoAnswer;
 
 let pending: Promise<SiteInfo | undefined> | undefined;
@@ -17,6 +18,7 @@ export function useSite(): SiteInfo | undefined {
     pending ??= api("setting-no")
       .then((info) => {
         setCurrency(info?.currency);
+        setTimeZone(info?.time_zone);
         return info;
       })
       .catch(() => undefined);

@@ -7,6 +7,7 @@ import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { FieldView } from "./model.ts";
 import { formatDate, formatDateTime, stateColor, useCurrency, valueText, type TitleMaps } from "./format.ts";
+import { useTimeZone, zoneNote } from "./time-zone.ts";
 
 export const MASK = "******";
 /** Shown where an upload is missing or broken: a neutral grey tile (inline, no network). */
@@ -207,10 +208,13 @@ function CellText({ tip, className, children }: { tip: string; className?: strin
  * than the table scrolling.
  */
 export function DateTimeText({ value, lng }: { value: string; lng: string | undefined }) {
-  const text = formatDateTime(value, lng);
+  const zone = useTimeZone();
+  const text = formatDateTime(value, lng, zone);
   const cut = text.lastIndexOf(" ");
+  // Shown at the business's clock: where that is not the reader's, the zone is named on hover.
+  const note = zoneNote(new Date(value), zone);
   return (
-    <span className="cell-date">
+    <span className="cell-date" title={note}>
       <span>{text.slice(0, cut)}</span> <span>{text.slice(cut + 1)}</span>
     </span>
   );

@@ -10,6 +10,7 @@ import dayjs, { type Dayjs } from "dayjs";
 import { DATE_PRESETS } from "../schema/constants.ts";
 import type { EntityView, FieldView } from "./model.ts";
 import type { FilterValues } from "./filters.ts";
+import { businessToday } from "./time-zone.ts";
 import { RelationSelect } from "../widgets/relation-select.tsx";
 
 interface Props {
@@ -92,9 +93,9 @@ function FilterInput({ field, label, ...control }: { field: FieldView; label: st
   );
 }
 
-/** SPEC §9's presets, each a range of whole days ending today. */
+/** SPEC §9's presets, each a range of whole days ending today (the business's today, time-zone.ts). */
 export function datePresets(t: TFunction): { label: string; value: [Dayjs, Dayjs] }[] {
-  const today = dayjs();
+  const today = dayjs(businessToday());
   return DATE_PRESETS.map(({ key, amount, unit }) => ({
     label: t(`filters.presets.${key}`),
     value: [today.subtract(amount, unit).add(1, "day").startOf("day"), today.endOf("day")],

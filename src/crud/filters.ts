@@ -1,9 +1,11 @@
 // The filter bar's values and Refine's CrudFilters, both ways. A range filter is two filters (gte,
-// lte); money ranges are typed in currency units and sent in minor units; date ranges cover whole days.
+// lte); money ranges are typed in currency units and sent in minor units; date ranges cover whole days,
+// the business's days (time-zone.ts): "20 Nov" is 00:00 to 24:00 in its zone whatever the browser's zone.
 import type { CrudFilter, LogicalFilter } from "@refinedev/core";
 import dayjs, { type Dayjs } from "dayjs";
 import type { EntityView, FieldView } from "./model.ts";
 import { toMajor, toMinor } from "./format.ts";
+import { businessDay, dayEnd, dayStart } from "./time-zone.ts";
 
 export type FilterValues = Record<string, unknown>;
 
@@ -13,8 +15,10 @@ function rangeEnd(field: FieldView, value: unknown, end: "start" | "end"): unkno
   if (value === null || value === undefined || value === "") return undefined;
   if (field.kind === "money") return toMinor(Number(value));
   if (isDate(field)) {
-    const day = (value as Dayjs)[end === "start" ? "startOf" : "endOf"]("day");
-    return field.kind === "date" ? day.format("YYYY-MM-DD") : day.toISOString();
+    // The day as the picker shows it, whichever hour it holds.
+    const day = (value as Dayjs).format("YYYY-MM-DD");
+    if (field.kind === "date") return day;
+    return end === "start" ? dayStart(day) : dayEnd(day);
   }
   return value;
 }
@@ -46,6 +50,12 @@ export function toCrudFilters(view: EntityView, values: FilterValues): CrudFilte
   return filters.filter((f) => (f as LogicalFilter).value !== "");
 }
 
+/** A date filter's value as the picker shows it: the business day it falls on, from its start or to its end. */
+function pickerDay(field: FieldView, raw: string, operator: "gte" | "lte"): Dayjs {
+  const day = dayjs(field.kind === "date" ? raw : businessDay(raw));
+  return operator === "gte" ? day : day.endOf("day");
+}
+
 /** Values read back from the address bar are text; numeric fields want numbers. */
 function coerce(field: FieldView, value: unknown): unknown {
   const numeric =
@@ -62,7 +72,12 @@ export function fromCrudFilters(view: EntityView, filters: CrudFilter[]): Filter
     if (filter.operator === "gte" || filter.operator === "lte") {
       const range = (values[field.name] as unknown[] | undefined) ?? [undefined, undefined];
       const raw = filter.value;
-      const shown = field.kind === "money" ? toMajor(Number(raw)) : isDate(field) ? dayjs(String(raw)) : raw;
+      const shown =
+        field.kind === "money"
+          ? toMajor(Number(raw))
+          : isDate(field)
+            ? pickerDay(field, String(raw), filter.operator)
+            : raw;
       range[filter.operator === "gte" ? 0 : 1] = shown;
       values[field.name] = range;
     } else if (filter.operator === "in") {

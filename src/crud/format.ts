@@ -1,13 +1,15 @@
 // How values read on screen, one format per kind of field: money from minor units with two decimals
 // and the business's currency, fractions as percentages, quantities with their unit (x-ui.unit), dates
 // and times in one format per language (always the Gregorian calendar and Latin digits, so a Thai user
-// reads 2026 on every screen). Pure functions, shared by list cells, detail views, messages and widgets.
+// reads 2026 on every screen), times in the business's zone (time-zone.ts). Pure functions, shared by list
+// cells, detail views, messages and widgets.
 import dayjs from "dayjs";
 import i18n from "i18next";
 import { useSyncExternalStore } from "react";
 import type { FieldView } from "./model.ts";
 import { amountText, intlLocale, toMajor, toMinor } from "../schema/money.ts";
 import type { XUi } from "../schema/types.ts";
+import { timeZone } from "./time-zone.ts";
 
 export { intlLocale, toMajor, toMinor };
 
@@ -112,12 +114,12 @@ export function formatNumber(value: number, lng = "en"): string {
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function dateFormat(lng: string, time: boolean): Intl.DateTimeFormat {
-  const key = `${lng}:${time}`;
+function dateFormat(lng: string, time: boolean, zone: string): Intl.DateTimeFormat {
+  const key = `${lng}:${time}:${zone}`;
   let format = dateFormats.get(key);
   if (!format) {
     // Explicit parts, not dateStyle: a style's pattern may change with the time added (zh-TW).
-    const day: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric" };
+    const day: Intl.DateTimeFormatOptions = { year: "numeric", month: "short", day: "numeric", timeZone: zone };
     format = new Intl.DateTimeFormat(
       intlLocale(lng),
       time ? { ...day, hour: "2-digit", minute: "2-digit", hourCycle: "h23" } : day,
@@ -135,18 +137,27 @@ const currentLanguage = () => i18n.resolvedLanguage ?? "en";
  */
 const KHMER = { date: "DD/MM/YYYY", dateTime: "DD/MM/YYYY HH:mm" };
 
-/** "Nov 25, 2026, 14:03" / "2026年11月25日 14:03" / "25 พ.ย. 2026 14:03" / "25/11/2026 14:03": one format per language. */
-export function formatDateTime(value: string | Date, lng = currentLanguage()): string {
+/**
+ * "Nov 25, 2026, 14:03" / "2026年11月25日 14:03" / "25 พ.ย. 2026 14:03" / "25/11/2026 14:03": one format per
+ * language, at the business's clock (time-zone.ts) whatever the browser's zone.
+ */
+export function formatDateTime(value: string | Date, lng = currentLanguage(), zone = timeZone()): string {
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
-  return lng === "km" ? dayjs(date).format(KHMER.dateTime) : dateFormat(lng, true).format(date);
+  return lng === "km" ? dayjs(date).tz(zone).format(KHMER.dateTime) : dateFormat(lng, true, zone).format(date);
 }
 
-/** A calendar day ("2026-11-25") in the same style, read as that day wherever the browser is. */
-export function formatDate(value: string, lng = currentLanguage()): string {
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? dayjs(value).toDate() : new Date(value);
+/**
+ * A calendar day ("2026-11-25") in the same style, read as that day wherever the browser is; an instant
+ * is read as its day in the business's zone.
+ */
+export function formatDate(value: string, lng = currentLanguage(), zone = timeZone()): string {
+  // A calendar day has no zone: it is read at midnight UTC and written in UTC.
+  const calendarDay = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const day = new Date(calendarDay ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(day.getTime())) return value;
-  return lng === "km" ? dayjs(day).format(KHMER.date) : dateFormat(lng, false).format(day);
+  const shownIn = calendarDay ? "UTC" : zone;
+  return lng === "km" ? dayjs(day).tz(shownIn).format(KHMER.date) : dateFormat(lng, false, shownIn).format(day);
 }
 
 /** Tag colours of well-known state values; anything else is neutral. */

@@ -10,10 +10,12 @@ import { failureWords, LoadFailure } from "./record-state.tsx";
 import { FilterBar } from "./filter-bar.tsx";
 import { toCrudFilters } from "./filters.ts";
 import { useScreen, type ScreenContext } from "./resource.ts";
+import { useTimeZone } from "./time-zone.ts";
 import { useRefreshAfterAction } from "./refresh.ts";
 import { listAccess } from "./list/access.ts";
 import { ColumnChooser, useColumnChoice } from "./list/column-choice.tsx";
 import { listColumns } from "./list/columns.tsx";
+import { ListEmpty } from "./list/empty-state.tsx";
 import { useListCommands } from "./list/commands.ts";
 import { RowActions } from "./list/row-actions.tsx";
 import { RowCard } from "./list/row-card.tsx";
@@ -30,6 +32,7 @@ export function ListScreen({ resource: identifier }: { resource: string }) {
 
 function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boolean }) {
   const { t, i18n } = useTranslation();
+  useTimeZone(); // the time columns' headers name the zone once the settings bring it
   const { view, resource } = screen;
   // On a phone the rows are cards with their key fields, not a table scrolled sideways.
   const phone = Grid.useBreakpoint().md === false;
@@ -57,6 +60,23 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   // A failed load says why, with a retry, instead of an empty table's "No data".
   const failedWords = failureWords(list.failure, "failure.other");
   const failure = <LoadFailure error={list.failure} onRetry={list.retry} />;
+  const applyFilters = (values: Record<string, unknown>) => {
+    table.setFilters(toCrudFilters(view, values), "replace");
+    table.setCurrentPage(1);
+  };
+  // An empty list says what is empty, and offers to clear the filters that emptied it.
+  const empty = {
+    emptyText: list.failed ? (
+      failure
+    ) : (
+      <ListEmpty
+        entity={view.name}
+        recycle={recycle}
+        filtered={Object.keys(list.filterValues).length > 0}
+        onClearFilters={() => applyFilters({})}
+      />
+    ),
+  };
   const pagination = {
     current: table.currentPage,
     pageSize: table.pageSize,
@@ -74,10 +94,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
         view={view}
         values={list.filterValues}
         fixed={[...list.fixedFields]}
-        onChange={(values) => {
-          table.setFilters(toCrudFilters(view, values), "replace");
-          table.setCurrentPage(1);
-        }}
+        onChange={applyFilters}
       />
       <ListToolbar
         screen={screen}
@@ -113,7 +130,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           className="list-cards"
           dataSource={rows}
           loading={list.loading}
-          locale={list.failed ? { emptyText: failure } : undefined}
+          locale={empty}
           pagination={{
             ...pagination,
             size: "small",
@@ -151,7 +168,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
                 }
               : undefined
           }
-          locale={list.failed ? { emptyText: failure } : undefined}
+          locale={empty}
           pagination={pagination}
         />
       )}

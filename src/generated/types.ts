@@ -1444,7 +1444,7 @@ export interface ServiceListNotInput {}
  */
 export interface ServiceSettingTypeInput {}
 /**
- * What the login page shows before anyone signs in: the site's name, logo and navigation title, and the currency amounts are shown in.
+ * What the login page shows before anyone signs in: the site's name, logo and navigation title, the currency amounts are shown in, and the business's time zone (its calendar days are the statistics' days, the date filters' days and the zone times are shown in).
  */
 export interface SettingNoInput {}
 /**
@@ -1690,6 +1690,10 @@ export interface SettingNoAnswer {
   logo?: string;
   nav_title?: string;
   currency?: "CNY" | "USD" | "KHR" | "THB";
+  /**
+   * IANA time zone name, e.g. Asia/Bangkok.
+   */
+  time_zone: string;
 }
 export interface ShopCheckWifiAnswer {
   entries: number;

@@ -1,6 +1,7 @@
 // Which widget edits a field: an ordered list of small matchers, first match wins. A schema's own
 // x-ui.widget is honoured first; the rest follow from what the field is.
 import type { FieldView } from "../crud/model.ts";
+import { countChoices } from "./count-widget.tsx";
 
 type Matcher = (field: FieldView) => string | undefined;
 
@@ -18,6 +19,8 @@ const EXPLICIT: Record<string, string> = {
 const MATCHERS: Matcher[] = [
   (f) => (f.kind === "upload" ? "upload" : undefined),
   (f) => (f.kind === "uploads" ? "uploads" : undefined),
+  // Radio buttons for a whole number of a short range: its values are the choices (there is no enum).
+  (f) => (f.ui.widget === "radio" && f.kind === "integer" && countChoices(f.node).length ? "count" : undefined),
   (f) => (f.ui.widget ? EXPLICIT[f.ui.widget] : undefined),
   (f) => (f.kind === "money" ? "money" : undefined),
   (f) => (f.kind === "fraction" ? "fraction" : undefined),

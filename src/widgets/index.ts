@@ -1,6 +1,7 @@
 // The console's rjsf widgets by name (src/widgets/choose.ts decides which field gets which).
 import type { RegistryWidgetsType } from "@rjsf/utils";
 import { CoordinatesWidget } from "./coordinates-widget.tsx";
+import { CountWidget } from "./count-widget.tsx";
 import { EnumWidget } from "./enum-widget.tsx";
 import { FractionWidget } from "./fraction-widget.tsx";
 import { MoneyWidget } from "./money-widget.tsx";
@@ -27,4 +28,5 @@ export const widgets: RegistryWidgetsType = {
   permissions: PermissionsWidget,
   coordinates: CoordinatesWidget,
   tags: TagsWidget,
+  count: CountWidget,
 };

@@ -320,8 +320,12 @@ describe("common calls", () => {
     const open = await call<Record<string, unknown>>(t.app, { method: "GET", url: "/merchant/setting-no" });
     expect(open.status).toBe(200);
     expect(Object.keys(open.body.data).sort()).toEqual(
-      ["currency", "logo", "nav_title", "site_name"].filter((k) => k in example).sort(),
+      ["currency", "logo", "nav_title", "site_name", "time_zone"]
+        .filter((k) => k in example || k === "time_zone")
+        .sort(),
     );
+    // The business's time zone, whose days the statistics count and the console filters by.
+    expect(open.body.data.time_zone).toBe("Asia/Bangkok");
     expect(JSON.stringify(open.body.data)).not.toContain(String(example.mini_secret));
   });
 

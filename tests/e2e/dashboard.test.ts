@@ -264,6 +264,19 @@ describe("in every language and on a phone", () => {
         expect(await page.locator(".dashboard").innerText()).not.toMatch(/home\.|map\.countries|undefined|\{\{/);
         // Nothing wider than the window: the page never scrolls sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        // Every figure of the cards is whole: none runs past its own column (a long amount shrinks, then wraps).
+        const cut = await page.$$eval(".home-stat .ant-statistic-content", (figures) =>
+          figures
+            .filter((figure) => {
+              const value = figure.querySelector(".ant-statistic-content-value") ?? figure;
+              const column = figure.closest(".ant-statistic")!.getBoundingClientRect();
+              return (
+                figure.scrollWidth > figure.clientWidth + 1 || value.getBoundingClientRect().right > column.right + 1
+              );
+            })
+            .map((figure) => figure.textContent),
+        );
+        expect(cut).toEqual([]);
         expect(tab.errors).toEqual([]);
       } finally {
         await tab.context.close();

@@ -372,8 +372,9 @@ describe("asking first and saying what went wrong", () => {
   it("falls back to English where a language's words for a screen fail to load, never showing keys", async () => {
     const { page, context } = await openPage(c, { lang: "km" });
     try {
-      // Khmer's goods words never arrive (their chunk is the goods one written in Khmer script).
-      await page.route(/\/assets\/goods-[\w-]+\.js$/, async (route) => {
+      // Khmer's goods words never arrive (their file is the goods one written in Khmer script), however
+      // often they are asked for again.
+      await page.route(/\/assets\/goods-[\w-]+\.json$/, async (route) => {
         const response = await route.fetch();
         const body = await response.text();
         if (/[\u1780-\u17ff]/.test(body)) await route.abort();
@@ -436,10 +437,10 @@ describe("asking first and saying what went wrong", () => {
   it("keeps the page left on screen while the next one's words load, with a bar once that takes long", async () => {
     const { page, context } = await openPage(c);
     try {
-      // The outlets' words (their chunk) are held until the test lets them go.
+      // The outlets' words (their file) are held until the test lets them go.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/assets\/shop-[\w-]+\.js$/, async (route) => {
+      await page.route(/\/assets\/shop-[\w-]+\.json$/, async (route) => {
         await held;
         await route.continue();
       });

@@ -1,6 +1,8 @@
 // Shared setup of the unit tests that run in jsdom: the browser APIs antd expects and jsdom lacks,
 // Testing Library's cleanup, i18next loaded from the real locale files and a signed-in session.
 // Files that render antd wrap it in AntdRoot (antd-root.ts), which loads this file first.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { cleanup, configure } from "@testing-library/react";
 import i18n from "i18next";
 import { afterEach, vi } from "vitest";
@@ -61,10 +63,18 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The locale files as the console fetches them, read from the tree (there is no server in a unit test). */
+export async function localeFetch(url: string): Promise<Response> {
+  const file = /locales\/(\w+)\/(\w+)\.json/.exec(url);
+  if (!file) return new Response(null, { status: 404 });
+  const text = await readFile(join(import.meta.dirname, "../../locales", file[1], `${file[2]}.json`), "utf8");
+  return new Response(text, { headers: { "content-type": "application/json" } });
+}
+
 /** i18next with the namespaces a test needs, in English; each test file gets its own instance. */
 export async function setupI18n(namespaces: string[]): Promise<typeof i18n> {
   localStorage.setItem("lang", "en");
-  const instance = i18n.isInitialized ? i18n : await initI18n(namespaces);
+  const instance = i18n.isInitialized ? i18n : await initI18n(namespaces, { fetch: localeFetch });
   await instance.loadNamespaces(namespaces);
   if (instance.language !== "en") await instance.changeLanguage("en");
   return instance;

@@ -388,6 +388,28 @@ describe("ListScreen", () => {
     });
   });
 
+  it("says what is empty: none yet without filters, none for these filters with them, and clears them", async () => {
+    signIn(["goods.list"]);
+    listAnswer = { list: [], total: 0, total_exact: true, page: 1, limit: 10 };
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    const query = "filters[0][field]=title&filters[0][operator]=contains&filters[0][value]=Fanta";
+    renderList(`/goods/list?${encodeURI(query)}`);
+    expect(await screen.findByText("No goods found for these filters")).toBeTruthy();
+    expect(document.querySelector(".ant-empty-description")!.textContent).toBe("No goods found for these filters");
+    expect((screen.getByPlaceholderText("Title") as HTMLInputElement).value).toBe("Fanta");
+
+    await user.click(screen.getByRole("button", { name: /Clear filters/ }));
+    expect(await screen.findByText("No goods yet")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /Clear filters/ })).toBeNull();
+    expect((screen.getByPlaceholderText("Title") as HTMLInputElement).value).toBe("");
+    expect(Object.fromEntries(calls("/merchant/goods-list").at(-1)!.url.searchParams)).toEqual({
+      page: "1",
+      limit: "10",
+      sort: "created_at",
+      order: "desc",
+    });
+  });
+
   it("lists with the filter bar's values once the user searches", async () => {
     signIn(["goods.list"]);
     const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });

@@ -29,6 +29,7 @@ beforeAll(async () => {
     "goods_setting",
     "charge_plan",
     "order",
+    "page",
   ]);
 });
 
@@ -150,6 +151,16 @@ describe("SchemaForm", () => {
       content: "Machines are serviced from 06:00.",
       status: 1,
     });
+  });
+
+  it("offers a bounded whole number's values as buttons: a page's product columns, 1 to 3", async () => {
+    const { user } = renderForm("page", { mode: "edit", initial: { id: 4, name: "Lobby", goods_columns: 2 } });
+    const group = screen.getByText("Product columns").closest(".ant-form-item")!;
+    const choices = within(group as HTMLElement).getAllByRole("radio");
+    expect(choices.map((c) => c.closest("label")!.textContent)).toEqual(["1", "2", "3"]);
+    expect(choices.map((c) => (c as HTMLInputElement).checked)).toEqual([false, true, false]);
+    await user.click(within(group as HTMLElement).getByText("3"));
+    expect(choices.map((c) => (c as HTMLInputElement).checked)).toEqual([false, false, true]);
   });
 
   it("submits money typed in currency units as minor units", async () => {

@@ -9,6 +9,7 @@ import { history } from "../../entities/audit.ts";
 import { models } from "../../model/model.ts";
 import { checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "./auth.ts";
 import { badRequest, HttpError } from "../../core/errors.ts";
+import { BUSINESS_TIME_ZONE } from "../../db/rollups.ts";
 import { translate } from "../../core/i18n.ts";
 
 import { defineArea } from "../area.ts";
@@ -96,11 +97,15 @@ export const session = defineArea({
       return null;
     },
 
-    // The settings the login page shows before anyone signs in: the site's name and logo, and the
-    // currency every screen shows amounts in; nothing else.
+    // The settings the login page shows before anyone signs in: the site's name and logo, the currency
+    // every screen shows amounts in and the business's time zone (whose days the console filters and
+    // shows, as the statistics count them); nothing else.
     async "setting-no"({ ctx }) {
       const row = (await store.loginSettings(sqlOf(ctx))) ?? {};
-      return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
+      return {
+        ...Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)),
+        time_zone: BUSINESS_TIME_ZONE,
+      };
     },
 
     async "record-history"({ ctx, input }) {

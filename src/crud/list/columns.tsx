@@ -9,6 +9,7 @@ import type { ReactNode } from "react";
 import { DateTimeText, FieldValue } from "../field-value.tsx";
 import type { TitleMaps } from "../format.ts";
 import { holds, type EntityView, type FieldView } from "../model.ts";
+import { zoneNote } from "../time-zone.ts";
 import type { Row } from "./use-entity-list.ts";
 
 /**
@@ -39,11 +40,16 @@ interface Options {
 }
 
 export function listColumns({ view, recycle, sorters, titles, t, lng, actions }: Options): TableColumnsType<Row> {
+  /** A time column's header, with the zone its times are in when it is not the reader's: "Order time (UTC+7)". */
+  const timeTitle = (label: string): string => {
+    const zone = zoneNote();
+    return zone ? t("list.timeInZone", { label, zone }) : label;
+  };
   const date = (v: string) => (v ? <DateTimeText value={v} lng={lng} /> : "-");
   const keyTime = view.columns.some((f) => f.kind === "datetime" && priorityOf(view, f) === 1);
   const columns: TableColumnsType<Row> = [
     ...view.columns.map((field) => ({
-      title: t(field.label),
+      title: field.kind === "datetime" ? timeTitle(t(field.label)) : t(field.label),
       dataIndex: field.name,
       key: field.name,
       width: field.ui.width,
@@ -55,9 +61,9 @@ export function listColumns({ view, recycle, sorters, titles, t, lng, actions }:
         holds(row, field.ui.when) ? <FieldValue field={field} value={value} titles={titles} /> : null,
     })),
     recycle
-      ? { title: t("fields.deleted_at"), dataIndex: "deleted_at", key: "deleted_at", render: date }
+      ? { title: timeTitle(t("fields.deleted_at")), dataIndex: "deleted_at", key: "deleted_at", render: date }
       : {
-          title: t("fields.created_at"),
+          title: timeTitle(t("fields.created_at")),
           dataIndex: "created_at",
           key: "created_at",
           // Where a time of the record's own is a key column (an order's time), the creation time matters less.
