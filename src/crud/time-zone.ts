@@ -82,3 +82,16 @@ export const businessDay = (instant: string | Date, zone = timeZone()): string =
 
 /** Today, in the business's zone. */
 export const businessToday = (zone = timeZone()): string => businessDay(new Date(), zone);
+
+const WALL_CLOCK = "YYYY-MM-DD HH:mm:ss";
+
+/**
+ * An instant as the business's clock reads it, as a dayjs of the browser's zone with that reading: what a
+ * date-time picker shows and edits (the picker knows only the browser's zone).
+ */
+export const toWallClock = (instant: string, zone = timeZone()): dayjs.Dayjs =>
+  dayjs(dayjs(instant).tz(zone).format(WALL_CLOCK));
+
+/** The instant a picker's reading of the business's clock stands for, in ISO form. */
+export const fromWallClock = (reading: dayjs.Dayjs, zone = timeZone()): string =>
+  dayjs.tz(reading.format(WALL_CLOCK), zone).toISOString();

@@ -1,6 +1,7 @@
 // The console's rjsf widgets by name (src/widgets/choose.ts decides which field gets which).
 import type { RegistryWidgetsType } from "@rjsf/utils";
 import { CoordinatesWidget } from "./coordinates-widget.tsx";
+import { DateTimeWidget } from "./datetime-widget.tsx";
 import { CountWidget } from "./count-widget.tsx";
 import { EnumWidget } from "./enum-widget.tsx";
 import { FractionWidget } from "./fraction-widget.tsx";
@@ -27,6 +28,9 @@ export const widgets: RegistryWidgetsType = {
   region: RegionWidget,
   permissions: PermissionsWidget,
   coordinates: CoordinatesWidget,
+  // rjsf's own name for it: a date-time field takes the business's clock.
+  datetime: DateTimeWidget,
+  DateTimeWidget,
   tags: TagsWidget,
   count: CountWidget,
 };

@@ -14,7 +14,9 @@ const { fromCrudFilters, toCrudFilters } = await import("../../src/crud/filters.
 const { entityView } = await import("../../src/crud/model.ts");
 const { formatDate, formatDateTime } = await import("../../src/crud/format.ts");
 const { DateTimeText } = await import("../../src/crud/field-value.tsx");
-const { browserZone, businessToday, setTimeZone, timeZone, zoneNote } = await import("../../src/crud/time-zone.ts");
+const { browserZone, businessToday, fromWallClock, setTimeZone, timeZone, toWallClock, zoneNote } =
+  await import("../../src/crud/time-zone.ts");
+const { DateTimeWidget } = await import("../../src/widgets/datetime-widget.tsx");
 const { datePresets } = await import("../../src/crud/filter-bar.tsx");
 
 const order = entityView("order");
@@ -86,5 +88,27 @@ describe("the business's time zone", () => {
       "2026-11-14T17:00:00.000Z",
       "2026-11-21T16:59:59.999Z",
     ]);
+  });
+
+  it("takes a date and time typed in a form on the business's clock, and shows it so", () => {
+    // 09:00 in Bangkok is 02:00 UTC, 18:00 the day before in Los Angeles.
+    const reading = toWallClock("2026-11-20T02:00:00.000Z");
+    expect(reading.format("YYYY-MM-DD HH:mm")).toBe("2026-11-20 09:00");
+    expect(fromWallClock(dayjs("2026-11-20 09:30"))).toBe("2026-11-20T02:30:00.000Z");
+    expect(fromWallClock(toWallClock("2026-03-08T10:15:00.000Z"))).toBe("2026-03-08T10:15:00.000Z");
+    const onChange = vi.fn();
+    const { container } = render(
+      <DateTimeWidget
+        {...({
+          id: "root_at",
+          value: "2026-11-20T02:00:00.000Z",
+          onChange,
+          onBlur: vi.fn(),
+          onFocus: vi.fn(),
+        } as unknown as import("@rjsf/utils").WidgetProps)}
+      />,
+    );
+    expect((container.querySelector("#root_at") as HTMLInputElement).value).toBe("2026-11-20 09:00:00");
+    expect(screen.getByText("UTC+7")).toBeTruthy();
   });
 });
