@@ -291,7 +291,8 @@ export function WithdrawalCard() {
           loading={pending.isLoading}
           dataSource={pending.data?.list ?? []}
           pagination={false}
-          scroll={{ x: "max-content" }}
+          // As wide as the panel, its text wrapping: no column fixed over the others, none cut off.
+          scroll={{ x: true }}
           locale={{ emptyText: t("common:home.noWithdrawals") }}
           columns={[
             { key: "name", title: t("withdrawal:fields.legal_name.label"), dataIndex: "legal_name" },
@@ -324,7 +325,6 @@ export function WithdrawalCard() {
                   {
                     key: "actions",
                     title: t("common:fields.action"),
-                    fixed: "right" as const,
                     render: (_: unknown, row: DataRow) => (
                       <ActionButtons actions={transitionActions(withdrawals, row)} />
                     ),

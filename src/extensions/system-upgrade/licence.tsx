@@ -14,6 +14,11 @@ import { fieldLabelKey, operationKeyBase } from "../../schema/keys.ts";
 
 /** Within this many days of its end, the licence warns. */
 const WARN_DAYS = 30;
+/**
+ * A licence's last day as the vendor signed it: a serial runs to the end of a UTC day (2036-12-31), which
+ * the server's messages name too, so it is shown as that calendar day, not at the business's clock.
+ */
+const licenceDay = (validUntil: string) => formatDate(validUntil.slice(0, 10));
 const STATE_COLOR = { licensed: "green", trial: "blue", expired: "red" } as const;
 const ADMIN = { base: "/admin" };
 const KEY_LABEL = fieldLabelKey(operationKeyBase(operationSchemas.saveSecretKey), "secret_key");
@@ -70,7 +75,7 @@ export function LicencePanel({ onLicensed }: { onLicensed?: () => void }) {
     const answer = await send(serialForm, "sn", { sn });
     if (!answer) return;
     serialForm.resetFields();
-    void message.success(t("licence.serialDone", { date: formatDate(answer.valid_until) }));
+    void message.success(t("licence.serialDone", { date: licenceDay(answer.valid_until) }));
     onLicensed?.();
   };
 
@@ -89,7 +94,7 @@ export function LicencePanel({ onLicensed }: { onLicensed?: () => void }) {
       {data && (
         <Space direction="vertical" size={16} style={{ width: "100%" }}>
           {data.state !== "expired" && data.days_left <= WARN_DAYS && (
-            <Alert type="warning" showIcon message={t("licence.expiresSoon", { date: formatDate(data.valid_until) })} />
+            <Alert type="warning" showIcon message={t("licence.expiresSoon", { date: licenceDay(data.valid_until) })} />
           )}
           <Descriptions column={{ xs: 1, sm: 2 }} size="small">
             <Descriptions.Item label={t("operations:checksn.name")}>
@@ -100,7 +105,7 @@ export function LicencePanel({ onLicensed }: { onLicensed?: () => void }) {
             <Descriptions.Item label={t("licence.licensee")}>{data.licensee ?? "—"}</Descriptions.Item>
             <Descriptions.Item label={t("licence.validUntil")}>
               <Space size={8} wrap>
-                <span data-testid="licence-until">{formatDate(data.valid_until)}</span>
+                <span data-testid="licence-until">{licenceDay(data.valid_until)}</span>
                 {data.state !== "expired" && (
                   <Typography.Text type="secondary">{t("licence.daysLeft", { count: data.days_left })}</Typography.Text>
                 )}
