@@ -56,7 +56,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   usePageTitle(result ? recordTitle(view, result) : undefined);
   if (query.isLoading || query.error || !result)
     return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
-  const title = view.titleField ? String(record[view.titleField] ?? "") : recordTitle(view, record);
+  const title = recordTitle(view, record);
   const panel = detailPanels[view.name];
   const Panel = panel && (panel.applies?.(record) ?? true) ? panel.Component : undefined;
 
