@@ -219,6 +219,14 @@ describe("the operator's phone", () => {
         expect(text).not.toMatch(/#\d|home\.|restock\.|\{\{/);
         await expectFits(page, width);
         await shot(page, `operator-home-${width}-${lng}`, { fullPage: true });
+        // Its search finds a device by its code; cleared, all are back.
+        const search = onPage(page, "/", ".my-devices-search input");
+        await search.fill(rows[1].mac_name);
+        await search.press("Enter");
+        await expect.poll(() => cards.allInnerTexts()).toEqual([expect.stringContaining(rows[1].mac_name)]);
+        await search.fill("");
+        await search.press("Enter");
+        await expect.poll(() => cards.count()).toBe(rows.length);
 
         // The devices list: on a phone a search box and the Filters button, the rest in a sheet.
         await go(page, "/machine/list");

@@ -1,7 +1,7 @@
 // An operator's home: the devices bound to it, those that need restocking first, each with where it stands
 // (outlet, room), its stock state and Restock a tap away. Restock opens the device on its lanes, where a
 // lane is loaded with two more taps: sign-in to a loaded lane in four taps on a phone.
-import { EnvironmentOutlined, SearchOutlined } from "@ant-design/icons";
+import { EnvironmentOutlined } from "@ant-design/icons";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, Card, Empty, Input, List, Pagination, Segmented, Space, Typography } from "antd";
 import { useMemo, useState } from "react";
@@ -74,14 +74,14 @@ export function MyDevices() {
       className="screen-card my-devices"
       title={t("home.myDevices")}
       extra={
-        <Input
+        // Searched on Enter or the button (not a call a keystroke); clearing the box shows all again.
+        <Input.Search
           allowClear
-          prefix={<SearchOutlined />}
           placeholder={t("home.findDevice")}
           aria-label={t("home.findDevice")}
           className="my-devices-search"
-          onChange={(e) => {
-            setSearch(e.target.value.trim());
+          onSearch={(value) => {
+            setSearch(value.trim());
             setPage(1);
           }}
         />
