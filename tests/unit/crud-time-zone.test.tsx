@@ -2,7 +2,7 @@
 // src/crud/time-zone.ts with filters.ts, format.ts and field-value.tsx: a browser in Los Angeles working for
 // a business in Bangkok (UTC+7) filters by the business's days and reads times at the business's clock,
 // with the zone named where it is not the browser's.
-import { render, screen } from "@testing-library/react";
+import { cleanup, render, screen } from "@testing-library/react";
 import dayjs from "dayjs";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -22,7 +22,11 @@ const { datePresets } = await import("../../src/crud/filter-bar.tsx");
 const order = entityView("order");
 
 beforeAll(() => setTimeZone("Asia/Bangkok"));
-afterEach(() => vi.useRealTimers());
+// Unmounted before the next test, and before the file's window goes (a picker left mounted has work queued).
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 afterAll(() => {
   setTimeZone(undefined);
   process.env.TZ = browserTz;
