@@ -9,15 +9,17 @@ export {
   PERMISSION_OPERATIONS,
 } from "../src/schema/permissions.ts";
 
+/** The entity call each kind of screen is served by (and so the permission it needs). */
+export const SCREEN_CALL = {
+  list: "list",
+  recycle: "recycleList",
+  settings: "get",
+  create: "add",
+  edit: "update",
+  statistics: "list",
+} as const satisfies Record<RouteEntry["screen"], CallKind>;
+
 /** The permission a route needs to be shown. */
 export function routePermission(route: RouteEntry): string {
-  const kind: CallKind = {
-    list: "list",
-    recycle: "recycleList",
-    settings: "get",
-    create: "add",
-    edit: "update",
-    statistics: "list",
-  }[route.screen] as CallKind;
-  return permissionOfCall(route.entity, kind);
+  return permissionOfCall(route.entity, SCREEN_CALL[route.screen]);
 }

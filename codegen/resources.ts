@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { readJson } from "./load.ts";
 import type { EntitySchema, Project, RouteEntry } from "./model.ts";
 import type { Problem } from "./lint.ts";
-import { routePermission } from "./permissions.ts";
+import { routePermission, SCREEN_CALL } from "./permissions.ts";
 
 const FILE = "resources/routes.json";
 
@@ -40,16 +40,8 @@ export function manifestProblems(project: Project): Problem[] {
       return;
     }
     const calls = schema["x-entity"].calls;
-    const needs: Record<RouteEntry["screen"], keyof typeof calls> = {
-      list: "list",
-      recycle: "recycleList",
-      settings: "get",
-      create: "add",
-      edit: "update",
-      statistics: "list",
-    };
-    if (!calls[needs[route.screen]])
-      add("screen", `entity "${route.entity}" has no "${needs[route.screen]}" call for a ${route.screen} screen`);
+    const needs = SCREEN_CALL[route.screen];
+    if (!calls[needs]) add("screen", `entity "${route.entity}" has no "${needs}" call for a ${route.screen} screen`);
     for (const [field, value] of Object.entries(route.filter ?? {})) {
       if (!schema.properties[field]) add(`filter/${field}`, `entity "${route.entity}" has no field "${field}"`);
       else if (Array.isArray(value) && schema.properties[field]["x-ui"]?.filter !== "in")
