@@ -3,7 +3,8 @@
 // field's cap, the room left in a quota), before the call takes its turn at the database or opens its
 // transaction. A slow or a large upload holds neither a turn nor a transaction, and never sits in memory.
 import { randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -35,6 +36,7 @@ export async function receiveFile(
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${Date.now()}-${randomBytes(8).toString("hex")}`);
   let size = -1;
+  let out: WriteStream | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: limit.bytes } })) {
       if (part.type !== "file") continue;
@@ -42,11 +44,14 @@ export async function receiveFile(
         part.file.resume(); // not ours: drained, so the parser reaches the end
         continue;
       }
-      const out = createWriteStream(path, { flags: "wx" });
+      out = createWriteStream(path, { flags: "wx" });
       await pipeline(part.file, out);
       size = out.bytesWritten;
     }
   } catch (error) {
+    // The file is removed once its stream has let go of it: a removal before the stream's open would leave
+    // the file the open then creates.
+    if (out && !out.closed) await once(out, "close").catch(() => undefined);
     await rm(path, { force: true });
     if (error instanceof RequestFileTooLargeError) throw limit.tooLarge();
     if (error instanceof FilesLimitError) throw fileError(lng, "uploadMany");

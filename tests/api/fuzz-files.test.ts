@@ -7,7 +7,7 @@
 // prober keeps calling a list meanwhile, every call answered (its worst wait is printed; `npm run bench`
 // holds it to the 1 s of the issue, on a quiet machine).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,6 +152,18 @@ async function send(callUrl: string, shape: Shape, file: HostileFile, limit: num
   return sent;
 }
 
+/** What is left in the folder files arrive in, each with its size and age (so a failure says which). */
+async function leftBehind(): Promise<string[]> {
+  const dir = join(folder, "incoming");
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return Promise.all(
+    names.map(async (name) => {
+      const info = await stat(join(dir, name)).catch(() => undefined);
+      return `${name}: ${info?.size ?? "?"} bytes, ${info ? Math.round(Date.now() - info.mtimeMs) : "?"} ms old`;
+    }),
+  );
+}
+
 /** Calls a list every 100 ms until stopped: how many answered, how many did not answer 200, the worst wait. */
 function prober(): { stop: () => Promise<{ calls: number; failed: number; worstMs: number }> } {
   let running = true;
@@ -228,7 +240,7 @@ describe("fuzz: files", () => {
     expect(probed.failed).toBe(0);
     expect(probed.calls).toBeGreaterThan(3);
     // Nothing arrived stays behind.
-    await expect.poll(async () => (await readdir(join(folder, "incoming"))).length, { timeout: 30_000 }).toBe(0);
+    await expect.poll(leftBehind, { timeout: 30_000 }).toEqual([]);
   }, 600_000);
 
   it("lets go of bodies abandoned mid-file, for every call, and the others keep answering", async () => {
@@ -245,6 +257,6 @@ describe("fuzz: files", () => {
     } finally {
       for (const request of held) request.close();
     }
-    await expect.poll(async () => (await readdir(join(folder, "incoming"))).length, { timeout: 30_000 }).toBe(0);
+    await expect.poll(leftBehind, { timeout: 30_000 }).toEqual([]);
   });
 });
