@@ -4,7 +4,6 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
-import fastifyStatic from "@fastify/static";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -23,6 +22,7 @@ import { fieldMessage } from "./entities/validation.ts";
 import { languageOf, translate } from "./core/i18n.ts";
 import { registerRoutes, urlOf } from "./http/routes.ts";
 import { sweepIncoming } from "./http/intake.ts";
+import { compressAnswers, serveConsoleFiles } from "./http/delivery.ts";
 import { operationSchemas } from "../src/generated/operations.ts";
 import { assertLicensed, licenceKeysOf, UNLICENSED_CALLS, type LicenceKeys } from "./domain/licence/index.ts";
 
@@ -333,6 +333,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (API.test(route.url)) for (const method of methods) if (method !== "HEAD") served.push(`${method} ${route.url}`);
   });
   parseJsonBounded(app);
+  await compressAnswers(app);
   const gate = db.kind === "pglite" ? new Gate(options.atWork ?? PGLITE_AT_WORK) : undefined;
   authenticateCalls(app, db, domainOf(areas), gate, socketLanguage);
   answerHeaders(app, db);
@@ -349,7 +350,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (serveConsole) {
     // Files are looked up per request, so a console rebuilt under a running server is served at once.
-    await app.register(fastifyStatic, { root: options.consoleDir!, wildcard: true });
+    await serveConsoleFiles(app, options.consoleDir!);
   }
   return app;
 }

@@ -10,6 +10,7 @@ import { initI18n } from "./app/i18n.ts";
 import { Console } from "./app/console-screen.tsx";
 import { LoginPage } from "./app/pages/login-page.tsx";
 import { currentSession } from "./app/session.ts";
+import { registerServiceWorker } from "./app/web-app.ts";
 
 /** Without a session any address opens the login page at once, before the console's code is fetched. */
 function SignedIn() {
@@ -17,6 +18,8 @@ function SignedIn() {
 }
 
 await initI18n(["common", "operations"]);
+// Only a production build has a worker (the development server serves its modules fresh).
+if (import.meta.env.PROD) registerServiceWorker();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -28,17 +28,23 @@ function closure(bundle: OutputBundle, roots: string[]): Set<string> {
   return seen;
 }
 
+/** The chunks the login page runs: the entry and what it imports at once, and the English locales it loads. */
+export function loginChunks(bundle: OutputBundle): OutputChunk[] {
+  const chunks = Object.values(bundle).filter((f): f is OutputChunk => f.type === "chunk");
+  const entry = chunks.find((c) => c.isEntry)!;
+  const roots = chunks
+    .filter((c) => c.facadeModuleId && LOGIN_MODULES.some((re) => re.test(c.facadeModuleId!)))
+    .map((c) => c.fileName);
+  return [...closure(bundle, [entry.fileName, ...roots])].map((name) => bundle[name] as OutputChunk);
+}
+
 export function budgetReport(): Plugin {
   return {
     name: "budget-report",
     apply: "build",
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((f): f is OutputChunk => f.type === "chunk");
-      const entry = chunks.find((c) => c.isEntry)!;
-      const loginRoots = chunks
-        .filter((c) => c.facadeModuleId && LOGIN_MODULES.some((re) => re.test(c.facadeModuleId!)))
-        .map((c) => c.fileName);
-      const login = [...closure(bundle, [entry.fileName, ...loginRoots])].map((name) => bundle[name] as OutputChunk);
+      const login = loginChunks(bundle);
       const loginKb = login.reduce((sum, c) => sum + gz(c), 0) / KB;
       const largest = chunks.map((c) => ({ name: c.fileName, kb: gz(c) / KB })).sort((a, b) => b.kb - a.kb)[0];
       const rows = [

@@ -6,6 +6,8 @@ import LanguageDetector from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
 
 import { LANGUAGES, type Language } from "../schema/constants.ts";
+import { loadScriptFont } from "./fonts.ts";
+import { showManifestIn } from "./web-app.ts";
 import {
   failedTranslations,
   translationBackend,
@@ -63,6 +65,8 @@ export async function initI18n(namespaces: string[], options: I18nOptions = {}):
   const { fetch: get = (url) => fetch(url), retryWait = 500, instance = i18n } = options;
   instance.on("languageChanged", (lng) => {
     document.documentElement.lang = HTML_LANG[lng as Language] ?? "en";
+    loadScriptFont(lng as Language);
+    if ((LANGUAGES as readonly string[]).includes(lng)) showManifestIn(lng as Language);
   });
   const failed = failedTranslations(instance);
   retryFailed = failed.retry;

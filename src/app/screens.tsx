@@ -2,6 +2,7 @@
 // (src/extensions), otherwise its entity's generated screen. Each loads on demand.
 import { Result } from "antd";
 import { useTranslation } from "react-i18next";
+import { mayFetchAhead } from "./fetch-ahead.ts";
 import { lazyScreen } from "./lazy-screen.tsx";
 import { allowed, permissionOf } from "./providers/access-control.ts";
 import type { ScreenRoute } from "./routes.ts";
@@ -18,9 +19,10 @@ const { list: ListScreen, form: FormScreen, show: ShowScreen, settings: Settings
 /**
  * Once the shell is idle, the generic screens' code is fetched (a list, its records' details and forms
  * are where a user goes next) with the schemas their first call reads, so the first visit of any of
- * them waits only for its words and data.
+ * them waits only for its words and data. Not on a phone (fetch-ahead.ts).
  */
 export function preloadScreens(): void {
+  if (!mayFetchAhead()) return; // a phone fetches a screen's code when it is opened
   const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
   idle(() => {
     for (const screen of Object.values(screens)) void screen.preload();

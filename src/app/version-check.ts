@@ -6,6 +6,7 @@
 import type { VersionCheckAnswer } from "../generated/types.ts";
 import { api } from "./api.ts";
 import { saveVersion, storedVersion } from "./session.ts";
+import { checkForNewCode } from "./web-app.ts";
 
 /** Hosts that skip the check: VITE_VERSION_CHECK_SKIP_HOSTS, comma-separated. */
 const SKIP_HOSTS = new Set(
@@ -34,5 +35,6 @@ export async function versionChanged(): Promise<boolean> {
   const expected = expectedVersion(answer);
   if (storedVersion() === expected) return false;
   saveVersion(expected);
+  checkForNewCode();
   return true;
 }

@@ -2,7 +2,8 @@
 // the schema pipeline, request validation, and the API figures of DESIGN.md section 8 over N orders
 // (default 1,000,000) on PGlite, or on PostgreSQL when DATABASE_URL is set; and the fuzz suite's requests,
 // 100 per call and principal by default (`-- --fuzz N`); the device import and export over 10,000 rows;
-// hostile, large and slow files beside a prober. `-- --fuzz-only`, `-- --import-only` or `-- --files-only`
+// hostile, large and slow files beside a prober; the console in the field (`npm start` over slow 4G on a
+// slowed phone, issue 30). `-- --fuzz-only`, `-- --import-only`, `-- --files-only` or `-- --field-only`
 // runs that part alone.
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
@@ -12,6 +13,7 @@ import { loadProject } from "../../codegen/load.ts";
 import { lintProject } from "../../codegen/lint.ts";
 import { generateFiles, withFreshDocuments } from "../../codegen/generate.ts";
 import { benchApi } from "./api.ts";
+import { benchField } from "./field.ts";
 import { benchFiles } from "./files.ts";
 import { benchFuzz } from "./fuzz.ts";
 import { benchImport } from "./import.ts";
@@ -66,16 +68,22 @@ const ordersArg = process.argv.indexOf("--orders");
 const orders = ordersArg > 0 ? Number(process.argv[ordersArg + 1]) : 1_000_000;
 const fuzzArg = process.argv.indexOf("--fuzz");
 const fuzzPerCall = fuzzArg > 0 ? Number(process.argv[fuzzArg + 1]) : 100;
-const only = ["--import-only", "--fuzz-only", "--files-only"].find((flag) => process.argv.includes(flag));
+const only = ["--import-only", "--fuzz-only", "--files-only", "--field-only"].find((flag) =>
+  process.argv.includes(flag),
+);
 // `-- --import-only`: the device import and export over 10,000 rows, and nothing after it.
 if (!only || only === "--import-only") rows.push(...(await benchImport(10_000, (line) => console.error(line))));
 // `-- --files-only`: hostile files, large and slow uploads beside a prober (issue 27).
 if (!only || only === "--files-only") rows.push(...(await benchFiles((line) => console.error(line))));
 if (!only || only === "--fuzz-only") rows.push(...(await benchFuzz(fuzzPerCall, 1, (line) => console.error(line))));
-if (!only) {
+if (!only || only === "--field-only") {
   // The console is built as users get it (production mode) for the browser figures.
   const { buildConsole } = await import("../e2e/build-console.ts");
   await timeAsync("build the console (vite, production)", buildConsole);
+  // `-- --field-only`: the console in the field (issue 30): `npm start` over slow 4G on a slowed phone.
+  rows.push(...(await benchField((line) => console.error(line))));
+}
+if (!only) {
   rows.push(...(await benchApi(orders, (line) => console.error(line), true)));
   rows.push(...(await benchServerMemory((line) => console.error(line))));
 }

@@ -4,11 +4,14 @@
 // approve or refuse; the team; the device map. Each panel shows only what the user may see, and every
 // figure comes from the statistics calls, scoped to the user's subtree on the server. The cards are in
 // cards.tsx, each with its own query. An operator's home starts with its devices (my-devices.tsx).
-import { Col, Row, Skeleton, Typography } from "antd";
+import { EnvironmentOutlined } from "@ant-design/icons";
+import { Button, Card, Col, Row, Skeleton, Typography } from "antd";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { mayFetchAhead } from "../../app/fetch-ahead.ts";
 import { lazyScreen } from "../../app/lazy-screen.tsx";
 import { currentSession } from "../../app/session.ts";
-import { BusinessDay, PeriodCards, TeamCard, TodoCard, TotalCards, TrendCards, WithdrawalCard } from "./cards.tsx";
+import { BusinessDay, PeriodCards, TeamCard, TodoCard, TotalCards } from "./cards.tsx";
 import { MyDevices } from "./my-devices.tsx";
 import { access, NAMESPACES } from "./queries.ts";
 
@@ -16,6 +19,31 @@ import { access, NAMESPACES } from "./queries.ts";
 export const DeviceMap = lazyScreen(() => import("./device-map.tsx").then((m) => m.DeviceMap), {
   fallback: <Skeleton active />,
 });
+
+/** The trend's charts (ECharts) and the withdrawal panel (its actions' dialogs), for those who see them. */
+const TrendCards = lazyScreen(() => import("./trend-cards.tsx").then((m) => m.TrendCards), {
+  fallback: <Skeleton active />,
+});
+const WithdrawalCard = lazyScreen(() => import("./withdrawal-card.tsx").then((m) => m.WithdrawalCard), {
+  fallback: <Skeleton active />,
+});
+
+/**
+ * The device map; on a phone (mayFetchAhead) behind a tap, since its code and outlines are the largest
+ * download of the console and most visits of a phone's home are for something else.
+ */
+function MapPanel() {
+  const { t } = useTranslation(NAMESPACES);
+  const [asked, setAsked] = useState(mayFetchAhead);
+  if (asked) return <DeviceMap />;
+  return (
+    <Card variant="borderless" className="screen-card map-on-request" title={t("common:home.map")}>
+      <Button icon={<EnvironmentOutlined />} size="large" block onClick={() => setAsked(true)}>
+        {t("common:home.showMap")}
+      </Button>
+    </Card>
+  );
+}
 
 export function Dashboard() {
   const { t } = useTranslation(NAMESPACES);
@@ -51,7 +79,7 @@ export function Dashboard() {
         <Row gutter={[16, 16]} className="dashboard-row">
           {can.map && (
             <Col xs={24} xl={can.team ? 16 : 24}>
-              <DeviceMap />
+              <MapPanel />
             </Col>
           )}
           {can.team && (

@@ -3,6 +3,7 @@
 // there as soon as the screen is (DESIGN §8: interactive within 1.5 s after sign-in).
 import { queryOptions, type FetchQueryOptions, type QueryClient } from "@tanstack/react-query";
 import i18n from "i18next";
+import { mayFetchAhead } from "../../app/fetch-ahead.ts";
 import { api } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 
@@ -95,10 +96,17 @@ export function preloadDashboard(client: QueryClient): Promise<unknown> {
   }
   if (can.team) start(queries.team());
   if (can.withdrawals) start(queries.pending());
-  if (can.map) start(queries.map());
-  if (can.map) void import("./device-map.tsx"); // fetched beside the dashboard's code, which then holds it ready
+  // The map, the trend's charts and the withdrawal panel's code are fetched beside the dashboard's, which then
+  // holds them ready; a phone fetches the map when asked, the rest when shown (src/app/fetch-ahead.ts).
+  const ahead = mayFetchAhead();
+  if (can.map && ahead) {
+    start(queries.map());
+    void import("./device-map.tsx");
+  }
+  if (can.orders && ahead) void import("./trend-cards.tsx");
+  if (can.withdrawals && ahead) void import("./withdrawal-card.tsx");
   return Promise.all([
     i18n.loadNamespaces(NAMESPACES),
-    can.map && import("./dashboard.tsx").then((m) => m.DeviceMap.preload()),
+    can.map && ahead && import("./dashboard.tsx").then((m) => m.DeviceMap.preload()),
   ]);
 }

@@ -42,6 +42,28 @@ export function laneState(lane: Lane): "none" | "empty" | "low" | "full" | "ok" 
   return lane.left >= lane.count ? "full" : "ok";
 }
 
+/** The lanes once `quantity` was loaded into lane `channelId`: its level and free space, the goods' stock. */
+export function afterLoading(
+  answer: MachineReplenishmentCheckAnswer,
+  channelId: number,
+  quantity: number,
+): MachineReplenishmentCheckAnswer {
+  const lane = answer.lanes.find((l) => l.channel_id === channelId);
+  if (!lane) return answer;
+  return {
+    ...answer,
+    lanes: answer.lanes.map((l) => {
+      const stock =
+        l.goods_id !== null && l.goods_id === lane.goods_id && l.stock !== null ? l.stock - quantity : l.stock;
+      if (l !== lane) return { ...l, stock };
+      const left = l.left + quantity;
+      // Low as the server says it (server/domain/machines/restock.ts): a shelved lane with goods, at or below the alert.
+      const low = l.goods_id !== null && l.shelf_status === 1 && left <= answer.stock_alert_quantity;
+      return { ...l, stock, left, free: l.free - quantity, low };
+    }),
+  };
+}
+
 /** On a vending device's detail screen (its first tab): its lanes. */
 export function RestockPanel({ record }: { record: Record<string, unknown> }) {
   return <RestockGrid machineId={Number(record.id)} />;
@@ -58,14 +80,23 @@ export function RestockGrid({ machineId }: { machineId: number }) {
     queryFn: () => api("machine-replenishment-check", { method: "POST", body: { id: machineId } }),
   });
 
-  const restock = async (body: Record<string, unknown>) => {
+  const restock = async (body: { fill?: true; lanes?: { channel_id: number; quantity: number }[] }) => {
     const result = await api("machine-replenishment-goods", {
       method: "POST",
       body: { id: machineId, ...body },
     });
+    // A lane loaded shows its new level at once, from the answer (a phone's round trip for the lanes again
+    // would be the wait); then the lanes, the device's state and its restock records are asked again.
+    const loaded = body.lanes?.[0];
+    if (loaded && body.lanes?.length === 1)
+      client.setQueryData(
+        lanesKey(machineId),
+        (lanes: MachineReplenishmentCheckAnswer | undefined) =>
+          lanes && afterLoading(lanes, loaded.channel_id, result.quantity),
+      );
     message.success(t("restock.done", { quantity: result.quantity, count: result.count }));
-    // The lanes, the device's state and its restock records all changed.
-    await client.invalidateQueries();
+    if (loaded) void client.invalidateQueries();
+    else await client.invalidateQueries();
   };
 
   if (query.isLoading) return <Card loading className="screen-card" variant="borderless" />;
