@@ -76,11 +76,14 @@ export interface Tab {
 
 export async function openPage(
   c: Console,
-  options: { locale?: string; lang?: string; motion?: boolean } = {},
+  options: { locale?: string; lang?: string; motion?: boolean; serviceWorker?: boolean } = {},
 ): Promise<Tab> {
   const context = await c.browser.newContext({
     locale: options.locale ?? "en-US",
     viewport: { width: 1440, height: 900 },
+    // The console's service worker serves its code from its cache, where a test's page.route (a chunk made
+    // to fail, a translation held back) would not see the request: only a test of the worker has it.
+    serviceWorkers: options.serviceWorker ? "allow" : "block",
     // A user who asked for reduced motion: dialogs and menus open at once, so a click on a busy
     // machine never lands on one still opening (the console honours the setting, src/app/theme.ts).
     // A test of the animations themselves asks for motion.
