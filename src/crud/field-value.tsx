@@ -2,9 +2,10 @@
 // money in the business's currency, quantities with their unit, dates in the language's one format,
 // enum values as translated tags, images as thumbnails, relations by their title, nested objects as
 // readable text in a cell and as a sub-table in a detail view.
-import { Descriptions, Image, Space, Table, Tag, Tooltip, Typography } from "antd";
+import { Descriptions, Image, Space, Tag, Tooltip, Typography } from "antd";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { lazyScreen } from "../app/lazy-screen.tsx";
 import type { FieldView } from "./model.ts";
 import { formatDate, formatDateTime, stateColor, useCurrency, valueText, type TitleMaps } from "./format.ts";
 import { useTimeZone, zoneNote } from "./time-zone.ts";
@@ -140,28 +141,8 @@ export function FieldValue({ field, value, titles, detail }: Props) {
   }
 }
 
-const ROW_KEY = "\u0000row";
-
-/** A list of objects in a detail view (packages, lanes, tiers): one row per object, a column per property. */
-function SubTable({ field, rows, titles }: { field: FieldView; rows: Record<string, unknown>[]; titles?: TitleMaps }) {
-  const { t } = useTranslation();
-  return (
-    <Table<Record<string, unknown>>
-      className="sub-table"
-      size="small"
-      pagination={false}
-      rowKey={ROW_KEY}
-      dataSource={rows.map((row, index) => ({ ...row, [ROW_KEY]: index }))}
-      scroll={{ x: "max-content" }}
-      columns={field.children!.map((child) => ({
-        key: child.name,
-        dataIndex: child.name,
-        title: t(child.label),
-        render: (value: unknown) => <FieldValue field={child} value={value} titles={titles} />,
-      }))}
-    />
-  );
-}
+/** A list of objects in a detail view: a table, whose code (antd's Table) loads when one is shown. */
+const SubTable = lazyScreen(() => import("./sub-table.tsx").then((m) => m.SubTable), { fallback: null });
 
 /** A nested value the schema does not describe: compact key: value lines. */
 function ObjectValue({ value }: { value: unknown }) {

@@ -1,13 +1,13 @@
 // The dashboard's cards (dashboard.tsx lays them out): each calls its own statistics query (queries.ts;
 // cards sharing one share its answer) and shows its own loading state and error.
-// The trend (ECharts) and the withdrawal panel (its actions' dialogs) are modules of their own, loaded only
-// for those who see them (trend-cards.tsx, withdrawal-card.tsx).
+// The trend (ECharts), the withdrawal panel (its actions' dialogs) and the team (a table) are modules of
+// their own, loaded only for those who see them (trend-cards.tsx, withdrawal-card.tsx, team-card.tsx).
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, List, Row, Statistic, Table, Tag, Typography } from "antd";
+import { Card, Col, List, Row, Statistic, Tag, Typography } from "antd";
 import { Link } from "react-router";
 import { ErrorText, HintedTitle, useCardText } from "./card-parts.tsx";
 import { TODO_LINKS } from "./links.ts";
-import { queries, type DataRow } from "./queries.ts";
+import { queries } from "./queries.ts";
 
 const PERIODS = ["today", "yesterday", "week", "month"] as const;
 
@@ -120,39 +120,6 @@ export function TodoCard() {
               <Link to={TODO_LINKS[key]}>{t(`common:home.todos.${key}`)}</Link>
             </List.Item>
           )}
-        />
-      )}
-    </Card>
-  );
-}
-
-/** The agents directly below, with their devices and this month's turnover. */
-export function TeamCard() {
-  const { t, money } = useCardText();
-  const team = useQuery(queries.team());
-  return (
-    <Card variant="borderless" className="screen-card" title={t("common:home.teamTitle")}>
-      {team.error ? (
-        <ErrorText error={team.error} />
-      ) : (
-        <Table<DataRow>
-          rowKey="id"
-          size="small"
-          loading={team.isLoading}
-          dataSource={team.data ?? []}
-          pagination={false}
-          locale={{ emptyText: t("common:home.noTeam") }}
-          columns={[
-            { key: "name", title: t("common:home.agent"), dataIndex: "nickname" },
-            { key: "devices", title: t("common:home.devices"), dataIndex: "devices", align: "right" },
-            {
-              key: "turnover",
-              title: t("common:home.monthTurnover"),
-              dataIndex: "turnover",
-              align: "right",
-              render: (v: number) => money(v),
-            },
-          ]}
         />
       )}
     </Card>

@@ -11,7 +11,7 @@ import { useTranslation } from "react-i18next";
 import { mayFetchAhead } from "../../app/fetch-ahead.ts";
 import { lazyScreen } from "../../app/lazy-screen.tsx";
 import { currentSession } from "../../app/session.ts";
-import { BusinessDay, PeriodCards, TeamCard, TodoCard, TotalCards } from "./cards.tsx";
+import { BusinessDay, PeriodCards, TodoCard, TotalCards } from "./cards.tsx";
 import { MyDevices } from "./my-devices.tsx";
 import { access, NAMESPACES } from "./queries.ts";
 
@@ -20,8 +20,12 @@ export const DeviceMap = lazyScreen(() => import("./device-map.tsx").then((m) =>
   fallback: <Skeleton active />,
 });
 
-/** The trend's charts (ECharts) and the withdrawal panel (its actions' dialogs), for those who see them. */
+/** The trend's charts (ECharts), the team's table and the withdrawal panel (its actions' dialogs), each
+ * loaded for those who see it. */
 const TrendCards = lazyScreen(() => import("./trend-cards.tsx").then((m) => m.TrendCards), {
+  fallback: <Skeleton active />,
+});
+const TeamCard = lazyScreen(() => import("./team-card.tsx").then((m) => m.TeamCard), {
   fallback: <Skeleton active />,
 });
 const WithdrawalCard = lazyScreen(() => import("./withdrawal-card.tsx").then((m) => m.WithdrawalCard), {

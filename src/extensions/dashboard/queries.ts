@@ -96,7 +96,7 @@ export function preloadDashboard(client: QueryClient): Promise<unknown> {
   }
   if (can.team) start(queries.team());
   if (can.withdrawals) start(queries.pending());
-  // The map, the trend's charts and the withdrawal panel's code are fetched beside the dashboard's, which then
+  // The map's, the trend's, the team's and the withdrawal panel's code are fetched beside the dashboard's, which then
   // holds them ready; a phone fetches the map when asked, the rest when shown (src/app/fetch-ahead.ts).
   const ahead = mayFetchAhead();
   if (can.map && ahead) {
@@ -105,6 +105,7 @@ export function preloadDashboard(client: QueryClient): Promise<unknown> {
   }
   if (can.orders && ahead) void import("./trend-cards.tsx");
   if (can.withdrawals && ahead) void import("./withdrawal-card.tsx");
+  if (can.team && ahead) void import("./team-card.tsx");
   return Promise.all([
     i18n.loadNamespaces(NAMESPACES),
     can.map && ahead && import("./dashboard.tsx").then((m) => m.DeviceMap.preload()),
