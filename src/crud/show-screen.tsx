@@ -16,7 +16,8 @@ import { useRecordTitles, useRelationTitles } from "./relations.ts";
 import { useScreen } from "./resource.ts";
 import { recordActions, recordTitle } from "./action-sources.tsx";
 import { ActionButtons } from "./actions.tsx";
-import { prefetchRelated, RelatedList } from "./related-list.tsx";
+import { prefetchRelated } from "./related-query.ts";
+import { lazyScreen } from "../app/lazy-screen.tsx";
 import { WITH_RECORD_FRESH_MS } from "./refresh.ts";
 import type { EntityName } from "../generated/types.ts";
 import { detailPanels } from "../extensions/index.ts";
@@ -34,6 +35,9 @@ const historyQuery = (entity: string, id: number) =>
     queryFn: () => api("record-history", { query: { entity, id } }),
     staleTime: WITH_RECORD_FRESH_MS,
   });
+
+/** A related list's table (antd's Table), loaded when one is shown: its rows are asked for with the record. */
+const RelatedList = lazyScreen(() => import("./related-list.tsx").then((m) => m.RelatedList), { fallback: null });
 
 export function ShowScreen({ resource: identifier }: { resource: string }) {
   const { t, i18n } = useTranslation();
