@@ -246,6 +246,16 @@ describe("in every language and on a phone", () => {
         const { page } = tab;
         await page.setViewportSize(viewport);
         await signIn(c, page, "admin");
+        if (size === "phone") {
+          // A phone's home shows the map on request (its code is the console's largest download).
+          const ask = page.locator(".map-on-request button");
+          await ask.waitFor();
+          expect(await page.locator(".device-map").count()).toBe(0);
+          expect(await ask.innerText()).toBe(
+            JSON.parse(readFileSync(join(ROOT, `locales/${lng}/common.json`), "utf8")).home.showMap,
+          );
+          await ask.click();
+        }
         await mapDrawn(page);
         // The map names its countries in the user's language (drawn on the canvas, so read from the chart).
         const names = await page.evaluate(() => {
