@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // src/crud/field-value.tsx: one value as a list cell or detail view shows it.
-import { act, fireEvent, render, screen } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FieldValue, MASK } from "../../src/crud/field-value.tsx";
 import { setCurrency } from "../../src/crud/format.ts";
@@ -97,7 +97,7 @@ describe("FieldValue", () => {
     );
   });
 
-  it("shows a list of objects as a table in a detail view", () => {
+  it("shows a list of objects as a table in a detail view (the table's code loaded when one is shown)", async () => {
     setCurrency("USD");
     const { container } = render(
       <AntdRoot>
@@ -111,6 +111,7 @@ describe("FieldValue", () => {
         />
       </AntdRoot>,
     );
+    await waitFor(() => expect(container.querySelectorAll("thead th")).toHaveLength(2));
     const head = [...container.querySelectorAll("thead th")].map((th) => th.textContent);
     expect(head).toEqual(["Minutes", "Fee"]);
     const cells = [...container.querySelectorAll("tbody tr.ant-table-row")].map((tr) =>
