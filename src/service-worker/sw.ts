@@ -29,6 +29,8 @@ self.addEventListener("activate", (event) => {
       const code = await caches.open(CODE_CACHE);
       const paths = (await code.keys()).map((request) => new URL(request.url).pathname);
       await Promise.all(stale(paths, build).map((path) => code.delete(path)));
+      // A page's request goes out while the worker starts, not after (a phone's worker takes a while to wake).
+      await self.registration.navigationPreload?.enable();
       await self.clients.claim();
     })(),
   );
@@ -45,8 +47,17 @@ self.addEventListener("message", (event) => {
 self.addEventListener("fetch", (event) => {
   const route = routeOf(event.request, self.location.origin);
   if (route === "code") event.respondWith(code(event.request));
-  else if (route === "page") event.respondWith(fromNetworkFirst(event.request, SHELL_PAGE));
-  else if (route === "fixed") event.respondWith(fromNetworkFirst(event.request));
+  else if (route === "page")
+    event.respondWith(
+      fromNetworkFirst(
+        Promise.resolve(event.preloadResponse).then(
+          (preloaded: Response | undefined) => preloaded ?? fetch(event.request),
+        ),
+        event.request,
+        SHELL_PAGE,
+      ),
+    );
+  else if (route === "fixed") event.respondWith(fromNetworkFirst(fetch(event.request), event.request));
 });
 
 /** A file of the console's code: the cache's copy, or the network's, kept for the next time. */
@@ -62,8 +73,8 @@ async function code(request: Request): Promise<Response> {
 }
 
 /** The network's answer; without one (offline, or none within PAGE_WAIT_MS), the cached copy of `fallback`. */
-async function fromNetworkFirst(request: Request, fallback?: string): Promise<Response> {
-  const network = fetch(request);
+async function fromNetworkFirst(network: Promise<Response>, request: Request, fallback?: string): Promise<Response> {
+  network.catch(() => undefined); // a late failure, once the cached copy was answered, is no one's to handle
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), PAGE_WAIT_MS)));
   try {
