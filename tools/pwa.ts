@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { build } from "esbuild";
 import type { Plugin, Rollup } from "vite";
-import { LANGUAGES } from "../src/schema/constants.ts";
+import { HTML_LANG, LANGUAGES, type Language } from "../src/schema/constants.ts";
 import type { Build } from "../src/service-worker/strategy.ts";
 import { loginChunks } from "./build-budgets.ts";
 import { drawIcon } from "./icon.ts";
@@ -28,10 +28,8 @@ export const ICONS = [
 
 const iconFor = (purpose: (typeof ICONS)[number]["purpose"]) => ICONS.find((icon) => icon.purpose === purpose)!.file;
 
-const HTML_LANG: Record<string, string> = { en: "en", zh: "zh-Hans", km: "km", th: "th", tw: "zh-Hant" };
-
 /** One language's manifest. */
-export function manifestFor(lng: string): Record<string, unknown> {
+export function manifestFor(lng: Language): Record<string, unknown> {
   const common = JSON.parse(readFileSync(resolve(ROOT, `locales/${lng}/common.json`), "utf8")) as {
     app: { title: string; shortName: string; subtitle: string };
   };

@@ -5,7 +5,7 @@ import i18n from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
 
-import { LANGUAGES, type Language } from "../schema/constants.ts";
+import { HTML_LANG, LANGUAGES, type Language } from "../schema/constants.ts";
 import { loadScriptFont } from "./fonts.ts";
 import { showManifestIn } from "./web-app.ts";
 import {
@@ -16,7 +16,7 @@ import {
   type TranslationUrls,
 } from "./translation-loader.ts";
 
-export { LANGUAGES, type Language };
+export { HTML_LANG, LANGUAGES, type Language };
 
 /** Each language's own name, shown in the language switcher whatever the current language is. */
 export const LANGUAGE_NAMES: Record<Language, string> = {
@@ -28,9 +28,6 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 };
 
 export const STORAGE_KEY = "lang";
-
-/** The BCP 47 tag of each language, for <html lang> (fonts, screen readers, hyphenation). */
-export const HTML_LANG: Record<Language, string> = { en: "en", zh: "zh-Hans", km: "km", th: "th", tw: "zh-Hant" };
 
 /** Each locale file's address ("en/common" → its built asset), fetched when its namespace is needed. */
 const urls: TranslationUrls = Object.fromEntries(

@@ -3,6 +3,8 @@
 /** The five languages, English first (the default and the fallback). */
 export const LANGUAGES = ["en", "zh", "km", "th", "tw"] as const;
 export type Language = (typeof LANGUAGES)[number];
+/** The BCP 47 tag of each language, for <html lang> (fonts, screen readers, hyphenation) and the manifests. */
+export const HTML_LANG: Record<Language, string> = { en: "en", zh: "zh-Hans", km: "km", th: "th", tw: "zh-Hant" };
 
 /** Columns the engine manages on every row: never accepted from a client. */
 export const SYSTEM_COLUMNS = [
