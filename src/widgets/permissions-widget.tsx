@@ -44,6 +44,7 @@ export function PermissionsWidget({ id, value, onChange, disabled, readonly }: W
       <Input.Search
         allowClear
         placeholder={t("actions.search")}
+        enterKeyHint="search"
         onChange={(e) => setSearch(e.target.value)}
         style={{ maxWidth: 280 }}
       />

@@ -74,13 +74,16 @@ export interface Tab {
   errors: string[];
 }
 
+/** A phone held in the hand: 390 × 844, touched with a finger (CSS `pointer: coarse`), no mouse. */
+export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } as const;
+
 export async function openPage(
   c: Console,
-  options: { locale?: string; lang?: string; motion?: boolean } = {},
+  options: { locale?: string; lang?: string; motion?: boolean; touch?: boolean } = {},
 ): Promise<Tab> {
   const context = await c.browser.newContext({
     locale: options.locale ?? "en-US",
-    viewport: { width: 1440, height: 900 },
+    ...(options.touch ? PHONE : { viewport: { width: 1440, height: 900 } }),
     // A user who asked for reduced motion: dialogs and menus open at once, so a click on a busy
     // machine never lands on one still opening (the console honours the setting, src/app/theme.ts).
     // A test of the animations themselves asks for motion.

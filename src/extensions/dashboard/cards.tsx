@@ -1,8 +1,7 @@
 // The dashboard's cards (dashboard.tsx lays them out): each calls its own statistics query (queries.ts;
 // cards sharing one share its answer) and shows its own loading state and error.
-import { QuestionCircleOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Col, List, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Tooltip, Typography } from "antd";
+import { Card, Col, List, Row, Segmented, Skeleton, Space, Statistic, Table, Tag, Typography } from "antd";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -13,6 +12,7 @@ import { transitionActions } from "../../crud/action-sources.tsx";
 import { ActionButtons } from "../../crud/actions.tsx";
 import { defEnumKey, entityKeyBase, enumKey } from "../../schema/keys.ts";
 import { Chart } from "./chart.tsx";
+import { FigureHint } from "./figure-hint.tsx";
 import { CHART_FONT } from "./echarts.ts";
 import { TODO_LINKS, WITHDRAWAL_QUEUE } from "./links.ts";
 import { access, FIRST_DAYS, NAMESPACES, queries, type DataRow, type Days } from "./queries.ts";
@@ -32,9 +32,7 @@ function HintedTitle({ title, hint }: { title: string; hint: string }) {
   return (
     <Space size={4}>
       {title}
-      <Tooltip title={hint} trigger={["hover", "focus"]}>
-        <QuestionCircleOutlined className="figure-hint" tabIndex={0} aria-label={hint} />
-      </Tooltip>
+      <FigureHint hint={hint} />
     </Space>
   );
 }
