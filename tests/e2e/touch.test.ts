@@ -35,7 +35,8 @@ afterAll(async () => {
 
 /**
  * What a finger taps: buttons, links (not one wrapping a button: the button is the target; nor a menu
- * item's, which antd stretches over its item, the item being measured), tabs, menu items, fields, pager items, check boxes and radio buttons, segments, the lane tiles. A switch and the
+ * item's, which antd stretches over its item, the item being measured), tabs, menu items, fields, pager
+ * items, check boxes and radio buttons, segments, the lane tiles, pictures that open. A switch and the
  * small buttons inside a field are looked at by their hit area (`hitArea`), not their box.
  */
 const TARGETS = [
@@ -63,6 +64,8 @@ const TARGETS = [
   ".ant-checkbox-wrapper",
   ".ant-radio-wrapper",
   ".ant-upload[role=button]",
+  // A picture that opens whole (not one inside a button, as a lane's).
+  ".ant-image:not(button *)",
 ].join(", ");
 
 interface Measured {
@@ -209,6 +212,11 @@ async function operatorPath(page: Page, _lng: Lng, look: (step: string) => Promi
   await lane.locator(".lane-quantity input").waitFor();
   // Close, the quantity, Cancel, Fill and Restock.
   await expectFingerSized(page, ".lane-dialog", 5);
+  // Its title (the lane's goods, a long name) stops before its close button.
+  const [title, close] = await Promise.all(
+    [".ant-modal-title", ".ant-modal-close"].map((part) => lane.locator(part).boundingBox()),
+  );
+  expect(title!.x + title!.width, "the title's end, left of the close button").toBeLessThanOrEqual(close!.x);
   await look("operator-restock");
   // Cancel (antd spaces a button's two Chinese characters apart: found by its place, not its name).
   await lane.locator(".lane-dialog-actions .ant-btn").first().tap();
