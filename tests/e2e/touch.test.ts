@@ -267,7 +267,7 @@ async function adminPath(page: Page, lng: Lng, look: (step: string) => Promise<v
   // A list of outlets as cards: the search, Filters, Add, Refresh, each card's actions, the pager.
   await page.goto(`${c.url}/shop/list`);
   await page.locator(".row-card").first().waitFor();
-  await page.locator(".list-cards .ant-pagination-item").first().waitFor();
+  await page.locator(".list-cards .ant-pagination-simple-pager input").waitFor();
   await expectFingerSized(page, ".shell-content", 10);
   await look("admin-list");
 
@@ -358,6 +358,10 @@ describe("a phone held in the hand", () => {
     try {
       await adminPath(page, "en", async (step) => {
         if (step === "admin-list") {
+          // The page number, typed on the number pad.
+          expect(await keyboard(page.locator(".list-cards .ant-pagination-simple-pager input"))).toMatchObject({
+            inputmode: "numeric",
+          });
           // A card's text is whole, not cut to a tooltip.
           const cut = await page
             .locator(".row-card .cell-ellipsis")
