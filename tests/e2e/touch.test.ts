@@ -421,9 +421,20 @@ describe("a phone held in the hand", () => {
       });
       await expectFingerSized(page, ".shell-content", 4);
 
+      // A role's permissions: each check box a finger's line; their search searches on Enter.
+      const common = locale("en", "common");
+      await page.goto(`${c.url}/manage/role/create`);
+      await page.locator(".permissions-widget .ant-checkbox-wrapper").first().waitFor();
+      await expectFingerSized(page, ".permissions-widget", 20);
+      expect(await keyboard(page.locator(".permissions-widget .ant-input-search input"))).toMatchObject({
+        enterkeyhint: "search",
+      });
+      expect(await page.locator(".permissions-widget .ant-input-search input").getAttribute("placeholder")).toBe(
+        common.actions.search,
+      );
+
       // Changing one's own password: the current one is the browser's to fill, the new one is new; the
       // dialog's buttons are finger-sized.
-      const common = locale("en", "common");
       await page.locator(".user-button").tap();
       await page.locator(".ant-dropdown-menu-item", { hasText: common.actions.changePassword }).tap();
       const change = dialog(page);
