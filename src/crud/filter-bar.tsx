@@ -12,6 +12,7 @@ import type { EntityView, FieldView } from "./model.ts";
 import type { FilterValues } from "./filters.ts";
 import { businessToday } from "./time-zone.ts";
 import { RelationSelect } from "../widgets/relation-select.tsx";
+import { keyboardOf, keypadOf } from "../widgets/keyboard.ts";
 
 interface Props {
   /**
@@ -72,6 +73,7 @@ function FilterInput({ field, label, ...control }: { field: FieldView; label: st
       <RangeInput
         label={label}
         money={field.kind === "money"}
+        pad={field.kind === "money" ? "decimal" : (keypadOf(field.node.type) ?? "decimal")}
         value={value as [number?, number?] | undefined}
         onChange={onChange}
       />
@@ -79,12 +81,22 @@ function FilterInput({ field, label, ...control }: { field: FieldView; label: st
   }
   if (field.kind === "integer" || field.kind === "number")
     return (
-      <InputNumber id={id} placeholder={label} style={{ width: 140 }} value={value as number} onChange={onChange} />
+      <InputNumber
+        id={id}
+        placeholder={label}
+        style={{ width: 140 }}
+        inputMode={keypadOf(field.node.type)}
+        value={value as number}
+        onChange={onChange}
+      />
     );
   return (
     <Input
       id={id}
       allowClear
+      // Enter searches: a phone's keyboard says so on its key (and is a phone pad for a phone number).
+      enterKeyHint="search"
+      inputMode={keyboardOf(field).inputMode}
       placeholder={label}
       style={{ width: 180 }}
       value={value as string | undefined}
@@ -107,11 +119,14 @@ function RangeInput({
   onChange,
   label,
   money,
+  pad,
 }: {
   value?: [number?, number?];
   onChange?: (value: [number?, number?]) => void;
   label: string;
   money: boolean;
+  /** A phone's keypad: digits, or digits and a point. */
+  pad: "numeric" | "decimal";
 }) {
   const { t } = useTranslation();
   const [from, to] = value ?? [];
@@ -120,6 +135,7 @@ function RangeInput({
     <Space.Compact>
       <InputNumber
         aria-label={`${label} ${t("filters.from")}`}
+        inputMode={pad}
         placeholder={t("filters.from")}
         value={from}
         min={0}
@@ -129,6 +145,7 @@ function RangeInput({
       />
       <InputNumber
         aria-label={`${label} ${t("filters.to")}`}
+        inputMode={pad}
         placeholder={t("filters.to")}
         value={to}
         min={0}
@@ -195,6 +212,7 @@ function PhoneFilters({ name, view, values, fixed, onChange }: Props) {
           id={`${name}_${search.name}`}
           allowClear
           enterButton
+          enterKeyHint="search"
           value={text}
           placeholder={t(search.label)}
           aria-label={t(search.label)}

@@ -9,6 +9,7 @@ import type { FieldError } from "../app/api.ts";
 import { fieldView, holds, resolve, type EntityView, type FieldView, type FormView } from "./model.ts";
 import { fieldLabelKey, isCommonField, commonFieldKey, ruleKey } from "../schema/keys.ts";
 import { widgetFor } from "../widgets/choose.ts";
+import { keyboardOf } from "../widgets/keyboard.ts";
 import { fitsTable, TableArrayTemplate, TableRowObjectTemplate, TableRowTemplate } from "../widgets/table-array.tsx";
 
 export type FormMode = "create" | "edit";
@@ -175,6 +176,8 @@ function widgetUi(entity: string, field: FieldView): UiSchema {
     upload: field.upload,
     // The unit shown beside the input (money shows its currency as well).
     unit: field.ui.unit,
+    // A phone's keyboard for it, and what the browser may fill it with.
+    ...keyboardOf(field),
   };
   return ui;
 }

@@ -40,6 +40,8 @@ export interface FieldView {
   /** The property with its defs reference resolved (keywords beside the $ref win). */
   node: JsonSchemaNode;
   kind: FieldKind;
+  /** The shared definition it is (schemas/defs.json: "phone", "account", ...), if it is one. */
+  def?: string;
   ui: XUi;
   label: string;
   help: string;
@@ -142,6 +144,7 @@ export function fieldView(
     name,
     node,
     kind,
+    def,
     ui: node["x-ui"] ?? {},
     label: fieldLabelKey(base, name),
     help: fieldHelpKey(base, name),

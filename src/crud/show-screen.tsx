@@ -8,6 +8,7 @@ import { useEffect } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api, type ApiError } from "../app/api.ts";
 import { FieldValue } from "./field-value.tsx";
+import { timeLabel } from "./list/columns.tsx";
 import { RecordStatus } from "./record-state.tsx";
 import { holds, type EntityView } from "./model.ts";
 import { formatDateTime } from "./format.ts";
@@ -77,16 +78,16 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
         .map((field) => (
           <Descriptions.Item
             key={field.name}
-            label={t(field.label)}
+            label={field.kind === "datetime" ? timeLabel(t, t(field.label)) : t(field.label)}
             span={field.kind === "uploads" || field.kind === "list" ? "filled" : 1}
           >
             <FieldValue field={field} value={record[field.name]} titles={titles} detail />
           </Descriptions.Item>
         ))}
-      <Descriptions.Item label={t("fields.created_at")}>
+      <Descriptions.Item label={timeLabel(t, t("fields.created_at"))}>
         {formatDateTime(String(record.created_at), i18n.resolvedLanguage)}
       </Descriptions.Item>
-      <Descriptions.Item label={t("fields.updated_at")}>
+      <Descriptions.Item label={timeLabel(t, t("fields.updated_at"))}>
         {formatDateTime(String(record.updated_at), i18n.resolvedLanguage)}
       </Descriptions.Item>
     </Descriptions>

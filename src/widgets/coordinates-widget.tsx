@@ -8,6 +8,8 @@ export function CoordinatesWidget({ id, value, onChange, onBlur, disabled, reado
       id={id}
       value={typeof value === "number" ? value : undefined}
       step={0.000001}
+      // Digits and a point on a phone (a minus too, on the keypads that have one: west and south are below 0).
+      inputMode="decimal"
       precision={6}
       disabled={disabled || readonly}
       status={rawErrors?.length ? "error" : undefined}

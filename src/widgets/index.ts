@@ -6,6 +6,7 @@ import { CountWidget } from "./count-widget.tsx";
 import { EnumWidget } from "./enum-widget.tsx";
 import { FractionWidget } from "./fraction-widget.tsx";
 import { MoneyWidget } from "./money-widget.tsx";
+import { PasswordWidget } from "./password-widget.tsx";
 import { PermissionsWidget } from "./permissions-widget.tsx";
 import { RegionWidget } from "./region-widget.tsx";
 import { RelationWidget } from "./relation-widget.tsx";
@@ -23,6 +24,7 @@ export const widgets: RegistryWidgetsType = {
   relation: RelationWidget,
   relations: RelationWidget,
   switch: SwitchWidget,
+  password: PasswordWidget,
   textarea: TextareaWidget,
   richtext: RichTextWidget,
   region: RegionWidget,

@@ -43,7 +43,9 @@ export function PermissionsWidget({ id, value, onChange, disabled, readonly }: W
     <div id={id} className="permissions-widget">
       <Input.Search
         allowClear
-        placeholder={t("actions.search")}
+        placeholder={t("common:actions.search")}
+        aria-label={t("common:actions.search")}
+        enterKeyHint="search"
         onChange={(e) => setSearch(e.target.value)}
         style={{ maxWidth: 280 }}
       />

@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import { unitAffixes } from "../crud/format.ts";
 import type { XUi } from "../schema/types.ts";
 import { Affixed } from "./affixed.tsx";
+import type { Keyboard } from "./keyboard.ts";
 
 /** How long typing may pause before the form sees it. */
 export const TEXT_SETTLE_MS = 250;
@@ -94,10 +95,6 @@ export function useSettledValue<V>(value: V, onChange: (value: V) => void) {
   return { value: shown, change, flush: () => flush() };
 }
 
-/** The keypad a phone brings up for a number field: digits for whole numbers, digits and a point else. */
-export const keypadOf = (type: unknown): "numeric" | "decimal" | undefined =>
-  type === "integer" ? "numeric" : type === "number" ? "decimal" : undefined;
-
 const AntdInput = Templates.BaseInputTemplate as ComponentType<BaseInputTemplateProps>;
 
 /**
@@ -109,12 +106,18 @@ export function SettledBaseInputTemplate(props: BaseInputTemplateProps) {
   const settled = useSettledValue<unknown>(props.value, props.onChange);
   // The language is read for the unit's words (and its plural, after the number typed).
   useTranslation();
-  // A number brings up a phone's number pad (rjsf's input passes no inputmode of its own).
+  // A phone's keyboard for the field (src/widgets/keyboard.ts, in ui:options): rjsf's input sets its type,
+  // autocomplete and autocapitalize, but no inputmode nor spellcheck of its own.
   const box = useRef<HTMLSpanElement>(null);
-  const pad = keypadOf(props.schema.type);
+  const { inputMode, verbatim } = props.options as Keyboard;
   useEffect(() => {
-    if (pad) box.current?.querySelector("input")?.setAttribute("inputmode", pad);
-  }, [pad]);
+    const input = box.current?.querySelector("input");
+    if (inputMode) input?.setAttribute("inputmode", inputMode);
+    if (verbatim) {
+      input?.setAttribute("spellcheck", "false");
+      input?.setAttribute("autocorrect", "off");
+    }
+  }, [inputMode, verbatim]);
   if (props.onChangeOverride) return <AntdInput {...props} />;
   const unit = props.options.unit as XUi["unit"];
   const count = typeof settled.value === "number" ? settled.value : undefined;

@@ -74,13 +74,16 @@ export interface Tab {
   errors: string[];
 }
 
+/** A phone held in the hand: 390 × 844, touched with a finger (CSS `pointer: coarse`), no mouse. */
+export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true } as const;
+
 export async function openPage(
   c: Console,
-  options: { locale?: string; lang?: string; motion?: boolean; serviceWorker?: boolean } = {},
+  options: { locale?: string; lang?: string; motion?: boolean; touch?: boolean; serviceWorker?: boolean } = {},
 ): Promise<Tab> {
   const context = await c.browser.newContext({
     locale: options.locale ?? "en-US",
-    viewport: { width: 1440, height: 900 },
+    ...(options.touch ? PHONE : { viewport: { width: 1440, height: 900 } }),
     // The console's service worker serves its code from its cache, where a test's page.route (a chunk made
     // to fail, a translation held back) would not see the request: only a test of the worker has it.
     serviceWorkers: options.serviceWorker ? "allow" : "block",

@@ -106,6 +106,7 @@ export function LoginPage() {
 
 function Field(props: { name: string; label: string; problem?: string; type?: string; autoComplete: string }) {
   const { name, label, problem, type = "text", autoComplete } = props;
+  const account = name === "account";
   return (
     <div className={`login-field${problem ? " has-error" : ""}`}>
       <label htmlFor={name}>{label}</label>
@@ -114,9 +115,15 @@ function Field(props: { name: string; label: string; problem?: string; type?: st
         name={name}
         type={type}
         autoComplete={autoComplete}
+        // A phone's keyboard: an account as typed (no capital first letter, no correction); the
+        // password's Enter key signs in.
+        autoCapitalize={account ? "none" : undefined}
+        autoCorrect={account ? "off" : undefined}
+        spellCheck={account ? false : undefined}
+        enterKeyHint={account ? undefined : "go"}
         aria-invalid={problem ? true : undefined}
         aria-describedby={problem ? `${name}-problem` : undefined}
-        autoFocus={name === "account"}
+        autoFocus={account}
       />
       {problem && (
         <div id={`${name}-problem`} className="login-problem">

@@ -20,6 +20,15 @@ export function priorityOf(view: EntityView, field: FieldView): 1 | 2 | 3 {
   return field.ui.priority ?? (field.name === view.titleField || view.states.has(field.name) ? 1 : 2);
 }
 
+/**
+ * A time field's label, with the zone its times are in when it is not the reader's: "Order time (UTC+7)".
+ * Said in words where the times are (a column's header, a card's or a detail's label), not on hover only.
+ */
+export function timeLabel(t: TFunction, label: string): string {
+  const zone = zoneNote();
+  return zone ? t("list.timeInZone", { label, zone }) : label;
+}
+
 /** Where a column of each priority shows: 2 from 1200 px wide, 3 from 1600 px. */
 const SHOWN_FROM: Record<1 | 2 | 3, Breakpoint[] | undefined> = { 1: undefined, 2: ["xl"], 3: ["xxl"] };
 
@@ -40,16 +49,11 @@ interface Options {
 }
 
 export function listColumns({ view, recycle, sorters, titles, t, lng, actions }: Options): TableColumnsType<Row> {
-  /** A time column's header, with the zone its times are in when it is not the reader's: "Order time (UTC+7)". */
-  const timeTitle = (label: string): string => {
-    const zone = zoneNote();
-    return zone ? t("list.timeInZone", { label, zone }) : label;
-  };
   const date = (v: string) => (v ? <DateTimeText value={v} lng={lng} /> : "-");
   const keyTime = view.columns.some((f) => f.kind === "datetime" && priorityOf(view, f) === 1);
   const columns: TableColumnsType<Row> = [
     ...view.columns.map((field) => ({
-      title: field.kind === "datetime" ? timeTitle(t(field.label)) : t(field.label),
+      title: field.kind === "datetime" ? timeLabel(t, t(field.label)) : t(field.label),
       dataIndex: field.name,
       key: field.name,
       width: field.ui.width,
@@ -61,9 +65,9 @@ export function listColumns({ view, recycle, sorters, titles, t, lng, actions }:
         holds(row, field.ui.when) ? <FieldValue field={field} value={value} titles={titles} /> : null,
     })),
     recycle
-      ? { title: timeTitle(t("fields.deleted_at")), dataIndex: "deleted_at", key: "deleted_at", render: date }
+      ? { title: timeLabel(t, t("fields.deleted_at")), dataIndex: "deleted_at", key: "deleted_at", render: date }
       : {
-          title: timeTitle(t("fields.created_at")),
+          title: timeLabel(t, t("fields.created_at")),
           dataIndex: "created_at",
           key: "created_at",
           // Where a time of the record's own is a key column (an order's time), the creation time matters less.

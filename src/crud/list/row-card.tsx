@@ -7,7 +7,7 @@ import { FieldValue } from "../field-value.tsx";
 import type { TitleMaps } from "../format.ts";
 import { holds, type EntityView } from "../model.ts";
 import { entityNameKey } from "../../schema/keys.ts";
-import { priorityOf } from "./columns.tsx";
+import { priorityOf, timeLabel } from "./columns.tsx";
 import type { Row } from "./use-entity-list.ts";
 
 export function RowCard({
@@ -46,7 +46,10 @@ export function RowCard({
     >
       <Descriptions size="small" column={1} colon={false} className="row-card-fields">
         {shown.map((field) => (
-          <Descriptions.Item key={field.name} label={t(field.label)}>
+          <Descriptions.Item
+            key={field.name}
+            label={field.kind === "datetime" ? timeLabel(t, t(field.label)) : t(field.label)}
+          >
             <FieldValue field={field} value={row[field.name]} titles={titles} />
           </Descriptions.Item>
         ))}

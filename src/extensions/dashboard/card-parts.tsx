@@ -1,9 +1,9 @@
 // What the dashboard's cards share: their texts and amounts, a figure's title with its definition, an error.
-import { QuestionCircleOutlined } from "@ant-design/icons";
-import { Space, Tooltip, Typography } from "antd";
+import { Space, Typography } from "antd";
 import { useTranslation } from "react-i18next";
 import type { ApiError } from "../../app/api.ts";
 import { formatAmount, useCurrency } from "../../crud/format.ts";
+import { FigureHint } from "./figure-hint.tsx";
 import { NAMESPACES } from "./queries.ts";
 
 /** The cards' texts, and amounts in the business's currency and the user's language. */
@@ -19,9 +19,7 @@ export function HintedTitle({ title, hint }: { title: string; hint: string }) {
   return (
     <Space size={4}>
       {title}
-      <Tooltip title={hint} trigger={["hover", "focus"]}>
-        <QuestionCircleOutlined className="figure-hint" tabIndex={0} aria-label={hint} />
-      </Tooltip>
+      <FigureHint hint={hint} />
     </Space>
   );
 }

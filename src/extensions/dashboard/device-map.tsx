@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ApiError } from "../../app/api.ts";
+import { useTouch } from "../../app/theme.ts";
 import type { StatisticsLineMachineAnswer } from "../../generated/types.ts";
 import { queries } from "./queries.ts";
 import { Chart } from "./chart.tsx";
@@ -65,6 +66,8 @@ export function DeviceMap({ height = 460 }: { height?: number }) {
   const { t, i18n } = useTranslation(["common", "machine"]);
   const navigate = useNavigate();
   const query = useQuery(queries.map());
+  // A device is a tap away on a touch screen: its point big enough for a finger to find.
+  const touch = useTouch();
   const [fontsReady, setFontsReady] = useState(false);
   const names = useMemo(
     () =>
@@ -140,14 +143,14 @@ export function DeviceMap({ height = 460 }: { height?: number }) {
         largeThreshold: 2000,
         // Every point in the first frame (large mode draws them in one pass), not in 5,000-point steps.
         progressive: 0,
-        symbolSize: 7,
+        symbolSize: touch ? 12 : 7,
         // What needs attention is drawn over what does not.
         z: 2 + i,
         itemStyle: { color: STATUS_COLORS[status], borderColor: "#ffffff", borderWidth: 0.5 },
         emphasis: { scale: 1.6 },
       })),
     };
-  }, [query.data, byStatus, names, t]);
+  }, [query.data, byStatus, names, t, touch]);
 
   const statuses = [...byStatus.keys()];
   return (

@@ -80,6 +80,11 @@ export function MyDevices() {
           placeholder={t("home.findDevice")}
           aria-label={t("home.findDevice")}
           className="my-devices-search"
+          // A device's code, not words: a phone's keyboard neither capitalises nor corrects it; Enter searches.
+          enterKeyHint="search"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
           onSearch={(value) => {
             setSearch(value.trim());
             setPage(1);

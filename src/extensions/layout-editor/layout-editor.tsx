@@ -297,12 +297,17 @@ function ModuleSettings({ module, onChange, errors }: SettingsProps) {
         <Form layout="vertical" data-testid="module-settings">
           {item(
             "count",
-            <InputNumber value={module.count} onChange={(v) => v !== null && set({ count: v })} />,
+            <InputNumber inputMode="numeric" value={module.count} onChange={(v) => v !== null && set({ count: v })} />,
             t("layoutEditor.ratio", { ratio: BANNER_RATIO }),
           )}
           {item(
             "interval",
-            <InputNumber step={500} value={module.interval} onChange={(v) => v !== null && set({ interval: v })} />,
+            <InputNumber
+              inputMode="numeric"
+              step={500}
+              value={module.interval}
+              onChange={(v) => v !== null && set({ interval: v })}
+            />,
           )}
         </Form>
       );
@@ -338,6 +343,7 @@ function ModuleSettings({ module, onChange, errors }: SettingsProps) {
           {item(
             "items",
             <InputNumber
+              inputMode="numeric"
               min={1}
               max={20}
               value={module.items.length}
@@ -376,11 +382,21 @@ function ModuleSettings({ module, onChange, errors }: SettingsProps) {
         <Form layout="vertical" data-testid="module-settings">
           {item(
             "image",
-            <Input value={module.image} maxLength={1024} onChange={(e) => set({ image: e.target.value })} />,
+            <Input
+              inputMode="url"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={module.image}
+              maxLength={1024}
+              onChange={(e) => set({ image: e.target.value })}
+            />,
           )}
           {item(
             "link",
             <Input
+              inputMode="url"
+              autoCapitalize="none"
+              spellCheck={false}
               value={module.link ?? ""}
               maxLength={1024}
               onChange={(e) => set({ link: e.target.value || undefined })}
@@ -391,7 +407,14 @@ function ModuleSettings({ module, onChange, errors }: SettingsProps) {
     case "spacer":
       return (
         <Form layout="vertical" data-testid="module-settings">
-          {item("height", <InputNumber value={module.height} onChange={(v) => v !== null && set({ height: v })} />)}
+          {item(
+            "height",
+            <InputNumber
+              inputMode="numeric"
+              value={module.height}
+              onChange={(v) => v !== null && set({ height: v })}
+            />,
+          )}
         </Form>
       );
   }

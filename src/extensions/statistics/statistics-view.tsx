@@ -2,9 +2,8 @@
 // business days, the totals, a trend of each day and a breakdown by device, goods or outlet, all of the
 // caller's scope as the server reads it. What is chosen (period, breakdown, order, page) is in the
 // address, so a tab comes back as it was left and a link shows the same figures.
-import { QuestionCircleOutlined } from "@ant-design/icons";
 import { useQuery } from "@tanstack/react-query";
-import { Card, Segmented, Skeleton, Space, Statistic, Tooltip, Typography } from "antd";
+import { Card, Segmented, Skeleton, Space, Statistic, Typography } from "antd";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
@@ -13,6 +12,7 @@ import { formatAmount, formatNumber, useCurrency } from "../../crud/format.ts";
 import { operationSchemas } from "../../generated/operations.ts";
 import { enumKey, operationKeyBase } from "../../schema/keys.ts";
 import { Chart } from "../dashboard/chart.tsx";
+import { FigureHint } from "../dashboard/figure-hint.tsx";
 import { CHART_FONT, loadFontsFor } from "../dashboard/echarts.ts";
 import type { ExtensionProps } from "../index.ts";
 import { Breakdown, PAGE_SIZE, type BreakdownRow } from "./breakdown.tsx";
@@ -99,13 +99,7 @@ export function StatisticsView({ view }: { view: ViewConfig }) {
                   card.hint ? (
                     <Space size={4}>
                       {t(`statistics:figures.${card.key}`)}
-                      <Tooltip title={t(`statistics:hints.${view.call}.${card.key}`)} trigger={["hover", "focus"]}>
-                        <QuestionCircleOutlined
-                          className="figure-hint"
-                          tabIndex={0}
-                          aria-label={t(`statistics:hints.${view.call}.${card.key}`)}
-                        />
-                      </Tooltip>
+                      <FigureHint hint={t(`statistics:hints.${view.call}.${card.key}`)} />
                     </Space>
                   ) : (
                     t(`statistics:figures.${card.key}`)
