@@ -76,11 +76,13 @@ export interface Tab {
 
 export async function openPage(
   c: Console,
-  options: { locale?: string; lang?: string; motion?: boolean; serviceWorker?: boolean } = {},
+  options: { locale?: string; lang?: string; motion?: boolean; serviceWorker?: boolean; phone?: boolean } = {},
 ): Promise<Tab> {
   const context = await c.browser.newContext({
     locale: options.locale ?? "en-US",
-    viewport: { width: 1440, height: 900 },
+    // A phone: 390 × 844, touch, the page laid out as a mobile browser does.
+    viewport: options.phone ? { width: 390, height: 844 } : { width: 1440, height: 900 },
+    ...(options.phone ? { hasTouch: true, isMobile: true } : {}),
     // The console's service worker serves its code from its cache, where a test's page.route (a chunk made
     // to fail, a translation held back) would not see the request: only a test of the worker has it.
     serviceWorkers: options.serviceWorker ? "allow" : "block",
