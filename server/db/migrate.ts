@@ -93,6 +93,24 @@ const SYSTEM_TABLES: TableSpec[] = [
     ],
   },
   {
+    // The answers of writes sent with an Idempotency-Key ("<principal kind>:<id>\n<key>"), kept a day so that
+    // a write sent again is answered, not applied twice (server/http/idempotency.ts).
+    name: "sys_idempotency",
+    columns: [
+      ["key", "text primary key"],
+      ["fingerprint", "text not null"],
+      ["status", "integer"],
+      ["answer", "text"],
+      ["created_at", "timestamptz not null default now()"],
+    ],
+    indexes: [
+      {
+        name: "sys_idempotency_created_idx",
+        sql: `create index sys_idempotency_created_idx on sys_idempotency (created_at)`,
+      },
+    ],
+  },
+  {
     name: "sys_state",
     columns: [
       ["key", "text primary key"],

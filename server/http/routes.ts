@@ -23,6 +23,7 @@ import { badRequest } from "../core/errors.ts";
 import { translate } from "../core/i18n.ts";
 import { ok } from "./envelope.ts";
 import { receiveFile } from "./intake.ts";
+import { idempotent } from "./idempotency.ts";
 import { rm } from "node:fs/promises";
 import { runsInTransaction } from "../../src/schema/transaction.ts";
 
@@ -296,6 +297,18 @@ function entityRoute(model: EntityModel, kind: CallKind) {
 
 // ---------------------------------------------------------------- the loop
 
+/**
+ * The operations that honour an Idempotency-Key: the signed-in writes that run in the transaction the route
+ * opens (their answer is stored in it) and answer the envelope. A call that runs its own transactions (a
+ * password change, the serial number), takes a file or answers one, or is public, ignores the header.
+ */
+export const honoursKey = (x: JsonSchemaOperation["x-operation"]): boolean =>
+  x.method !== "GET" &&
+  x.permission !== "public" &&
+  runsInTransaction(x) &&
+  x.answer !== "file" &&
+  x.body !== "multipart";
+
 export interface RouteOptions {
   maxUploadBytes: number;
   /** Where uploaded files arrive before their call takes them (server/http/intake.ts). */
@@ -310,16 +323,20 @@ export function registerRoutes(app: FastifyInstance, areas: Area[], options: Rou
   const intakes = pairIntakes(areas);
   for (const model of models.values()) {
     for (const [kind, call] of Object.entries(model.x.calls) as [CallKind, string][]) {
+      const handler = entityRoute(model, kind);
       app.route({
         method: METHOD[kind],
         url: urlOf(model.x.basePath, call),
         config: { access: permissionOfCall(model.name, kind) },
-        handler: entityRoute(model, kind),
+        // A write sent again with its Idempotency-Key is answered as before, not applied twice.
+        handler: METHOD[kind] === "GET" ? handler : idempotent(handler),
       });
     }
     for (const call of new Set([...model.stateFields.values()].flat().map((t) => t.call))) {
-      app.post(urlOf(model.x.basePath, call), { config: { access: "signed-in" } }, async (request) =>
-        ok(await engine.runTransition(request.ctx!, model, call, request.body)),
+      app.post(
+        urlOf(model.x.basePath, call),
+        { config: { access: "signed-in" } },
+        idempotent(async (request) => ok(await engine.runTransition(request.ctx!, model, call, request.body))),
       );
     }
   }
@@ -330,11 +347,12 @@ export function registerRoutes(app: FastifyInstance, areas: Area[], options: Rou
       multipart.push(operation);
       continue;
     }
+    const handler = operationRoute(operation, handlers.get(operation.$id as OperationCall)!, check);
     app.route({
       method: x.method,
       url: urlOf(x.basePath, operation.$id),
       config: { access: x.permission },
-      handler: operationRoute(operation, handlers.get(operation.$id as OperationCall)!, check),
+      handler: honoursKey(x) ? idempotent(handler) : handler,
     });
   }
   // Multipart only on the calls that take a file: every other route keeps the JSON body and its limit.

@@ -1,8 +1,12 @@
 // The one client of the /merchant API (DESIGN §4): JSON in, the { code, message, data } envelope
-// out, the headers every call carries, and one error type for everything that is not a 200.
+// out, the headers every call carries, and one error type for everything that is not a 200. Every write
+// carries an Idempotency-Key, the same one when the same write is sent again after the network failed it
+// (src/app/network.ts), and every call tells whether the server could be reached.
 import i18n from "i18next";
 import type { OperationAnswers } from "../generated/types.ts";
 import { retryFailedTranslations } from "./i18n.ts";
+import { IDEMPOTENCY_HEADER } from "../schema/idempotency.ts";
+import { keyFor, reportReached, settleKey } from "./network.ts";
 import { token } from "./session.ts";
 import type { FieldError } from "../schema/types.ts";
 
@@ -33,7 +37,12 @@ export interface CallOptions {
   /** /merchant (default) or /admin (versions). */
   base?: string;
   signal?: AbortSignal;
+  /** A POST that only reads (a device's lanes): sent without an Idempotency-Key, so it is never answered from before. */
+  reads?: boolean;
 }
+
+/** A call the network failed (offline, the server out of reach): not an answer of the server's. */
+export const notSent = (error: unknown): boolean => error instanceof ApiError && error.statusCode === 0;
 
 export function queryString(query: Query = {}): string {
   const params = new URLSearchParams();
@@ -62,18 +71,31 @@ async function send(call: string, options: CallOptions): Promise<Response> {
   const { method = "GET", query, body, base = "/merchant", signal } = options;
   // Signed out (or another tab signed out): answer 401 here rather than ask the server in vain.
   if (!token() && !PUBLIC_CALLS.has(call)) throw new ApiError(401, i18n.t("errors:unauthorized"));
+  const url = `${base}/${call}${queryString(query)}`;
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  // A write, as it is sent: the same write sent again gets the key it was first sent with.
+  const write = method !== "GET" && !options.reads && token() ? `${method} ${url}\n${text ?? ""}` : undefined;
+  const key = write === undefined ? undefined : keyFor(write);
+  let response: Response;
   try {
-    return await fetch(`${base}/${call}${queryString(query)}`, {
+    response = await fetch(url, {
       method,
-      headers: headers(),
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { ...headers(), ...(key ? { [IDEMPOTENCY_HEADER]: key } : {}) },
+      body: text,
       signal,
     });
   } catch (error) {
+    // Given up or cut off, the write may have reached the server: its key is kept either way.
+    if (write) settleKey(write, key!, false);
     if ((error as Error).name === "AbortError") throw error;
+    reportReached(false);
     console.warn(`${method} ${call} failed`, error);
     throw new ApiError(0, i18n.t("common:messages.networkError"));
   }
+  reportReached(true);
+  // A gateway's 502 or 504 may hide an answer the server gave: the key stays for the write sent again.
+  if (write) settleKey(write, key!, response.status < 500);
+  return response;
 }
 
 async function failure(response: Response): Promise<ApiError> {
@@ -175,8 +197,12 @@ export function postFile(
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress?.(event.loaded / event.total);
     };
-    request.onerror = () => reject(new ApiError(0, i18n.t("common:messages.networkError")));
+    request.onerror = () => {
+      reportReached(false);
+      reject(new ApiError(0, i18n.t("common:messages.networkError")));
+    };
     request.onload = () => {
+      reportReached(true);
       type Envelope = { code?: number; message?: string; data?: { errors?: FieldError[] } };
       let envelope: Envelope | null;
       try {
@@ -212,9 +238,11 @@ export async function uploadFile(entity: string, field: string, file: Blob, name
       body: form,
     });
   } catch (error) {
+    reportReached(false);
     console.warn("upload failed", error);
     throw new ApiError(0, i18n.t("common:messages.networkError"));
   }
+  reportReached(true);
   if (!response.ok) throw await failure(response);
   return ((await response.json()) as { data: { url: string } }).data.url;
 }

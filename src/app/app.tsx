@@ -50,7 +50,9 @@ const queryClient = new QueryClient({
       if (error instanceof ApiError && error.statusCode === 401) dispatchEvent(new Event("session-ended"));
     },
   }),
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+  // Offline, a query pauses and keeps what it has (and refetches once the network is back); a write is
+  // tried at once and fails, so that its form says it was not sent and keeps it (never sent later unseen).
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false }, mutations: { networkMode: "always" } },
 });
 
 /** The shell's own namespaces (the login page needs only common and login). */

@@ -4,13 +4,16 @@
 // action and the record, or a dialog generated from its input (its starting values loaded first where
 // the declaration says), the call, its field errors kept in the dialog, the success message, and the
 // refresh of lists, details, titles and histories. A file an action answers is shown (an image) or saved.
+// A run the network failed is not lost: its dialog stays with what was typed and offers it again, and
+// one without a dialog is kept for the offline notice to offer (src/app/not-sent.tsx).
 // A list row places its actions itself (list/row-actions.tsx: one button and a "More" menu); bulk bars,
 // toolbars, detail screens and the dashboard through ActionButton and ActionButtons.
 import { Button, Space, App } from "antd";
 import { DownloadOutlined } from "@ant-design/icons";
 import { useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { saveFile, type ApiError, type FileAnswer } from "../app/api.ts";
+import { notSent, saveFile, type ApiError, type FileAnswer } from "../app/api.ts";
+import { useKeptAction } from "../app/not-sent.tsx";
 import { focusFirstField } from "./first-field.ts";
 import { LazySchemaForm } from "./lazy-schema-form.tsx";
 import type { EntityView, FormView } from "./model.ts";
@@ -78,6 +81,13 @@ export function useActionRunner(onDone?: () => void) {
     onDone?.();
   };
   const failed = (error: unknown) => void message.error((error as ApiError).message);
+  // Not sent for want of a network: said so, and offered again by the offline notice once it is back.
+  const keep = useKeptAction();
+  const failedRun = (action: Action) => (error: unknown) => {
+    if (!notSent(error)) return failed(error);
+    void message.warning(t("offline.notSentAction", { action: action.label }));
+    keep(() => execute(action, {}).catch(failedRun(action)));
+  };
 
   const start = async (action: Action) => {
     if (action.refused) return void message.warning(action.refused);
@@ -98,12 +108,12 @@ export function useActionRunner(onDone?: () => void) {
         okText: action.label,
         cancelText: t("actions.cancel"),
         okButtonProps: { danger: action.confirm.danger },
-        onOk: () => execute(action, {}).catch(failed),
+        onOk: () => execute(action, {}).catch(failedRun(action)),
       });
       return;
     }
     setBusy(action.key);
-    await execute(action, {}).catch(failed);
+    await execute(action, {}).catch(failedRun(action));
     setBusy(undefined);
   };
 
@@ -132,6 +142,7 @@ export function useActionRunner(onDone?: () => void) {
               focusFirst
               onChange={setValues}
               serverErrors={dialog.errors?.fieldErrors}
+              notSent={notSent(dialog.errors)}
               submitText={dialog.action.label}
               onCancel={() => setDialog(undefined)}
               onSubmit={async (values) => {
@@ -140,7 +151,8 @@ export function useActionRunner(onDone?: () => void) {
                   setDialog(undefined);
                 } catch (error) {
                   setDialog({ ...dialog, errors: error as ApiError });
-                  if (!(error as ApiError).fieldErrors?.length) failed(error);
+                  // Field errors are on their fields, a write not sent is said above the buttons.
+                  if (!(error as ApiError).fieldErrors?.length && !notSent(error)) failed(error);
                 }
               }}
             />

@@ -1,12 +1,13 @@
 // The generated create and edit screens. Edit loads the record as detail answers it and sends it
-// back with its version; the server's field errors land on their fields and nothing typed is lost.
+// back with the version it was loaded at; the server's field errors land on their fields and nothing typed
+// is lost, nor when the network fails the save (the form offers it again).
 import { useCreate, useOne, useUpdate } from "@refinedev/core";
 import { Card } from "antd";
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
 import type { ApiError } from "../app/api.ts";
 import { formSchema, SchemaForm } from "./schema-form.tsx";
-import { RecordStatus, useSave } from "./record-state.tsx";
+import { keepsRecord, RecordStatus, RefreshFailed, useSave } from "./record-state.tsx";
 import { useScreen, type ScreenContext } from "./resource.ts";
 import type { EntityView } from "./model.ts";
 import { pageDone, usePageTitle } from "../app/page-title.ts";
@@ -36,7 +37,7 @@ function CreateForm({ screen }: { screen: ScreenContext }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const { mutateAsync } = useCreate();
-  const { fieldErrors, save } = useSave("messages.addSuccess", "messages.addFailed");
+  const { fieldErrors, notSent, save } = useSave("messages.addSuccess", "messages.addFailed");
   const { view, resource } = screen;
   const fixed = resource.meta.filter ?? {};
   const schema = useMemo(() => formSchema(view, "create"), [view]);
@@ -48,6 +49,7 @@ function CreateForm({ screen }: { screen: ScreenContext }) {
         initial={{ ...fixed }}
         fixed={Object.keys(fixed)}
         serverErrors={fieldErrors}
+        notSent={notSent}
         onCancel={() => navigate(screen.listPath)}
         onSubmit={(data) =>
           save(
@@ -75,19 +77,26 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
     queryOptions: { staleTime: 0, gcTime: 0 },
   });
   const { mutateAsync } = useUpdate();
-  const { fieldErrors, save } = useSave("messages.editSuccess", "messages.editFailed");
+  const { fieldErrors, notSent, save } = useSave("messages.editSuccess", "messages.editFailed");
   const schema = useMemo(() => formSchema(view, "edit"), [view]);
+  // The version the form was filled from: a refresh meanwhile (the network back) does not make the user's
+  // older input overwrite a newer record, and a save sent again is the same save (the same key).
+  const version = useRef<unknown>(undefined);
+  if (result && version.current === undefined) version.current = result.version;
   usePageTitle(result ? recordTitle(view, result) : undefined);
-  if (query.isLoading || query.error || !result)
+  // A form on screen stays when a refresh fails: what is typed in it is the user's.
+  if (!result || !keepsRecord(query.error))
     return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   return (
     <Card className="screen-card form-card" variant="borderless">
+      <RefreshFailed error={query.error} />
       <SchemaForm
         view={view}
         schema={schema}
         mode="edit"
         initial={editableData(view, result)}
         serverErrors={fieldErrors}
+        notSent={notSent}
         onCancel={() => navigate(screen.listPath)}
         onSubmit={(data) =>
           save(
@@ -95,7 +104,7 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
               mutateAsync({
                 resource: view.name,
                 id,
-                values: { ...data, version: result.version },
+                values: { ...data, version: version.current },
                 successNotification: false,
                 errorNotification: false,
               }),

@@ -1,10 +1,10 @@
 // What the record screens (edit, settings, details) share: the state of loading their record, and
 // saving with the server's answer shown, its field errors kept for the form.
-import { App, Button, Card, Result, Skeleton } from "antd";
+import { Alert, App, Button, Card, Result, Skeleton } from "antd";
 import { ReloadOutlined } from "@ant-design/icons";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ApiError } from "../app/api.ts";
+import { notSent, type ApiError } from "../app/api.ts";
 import { forgetUnsaved } from "../app/unsaved.tsx";
 
 /** What went wrong, in words: offline, the server's fault, no permission, or the server's own message. */
@@ -66,7 +66,10 @@ export function RecordStatus({
   return <LoadFailure error={error} onRetry={onRetry} fallback="messages.detailFailed" />;
 }
 
-/** Saves: a success message, then `after`; on failure the server's message, and its field errors for the form. */
+/**
+ * Saves: a success message, then `after`; on failure the server's message, and its field errors for the
+ * form; a save the network failed is `notSent` (the form says so and offers it again, its input kept).
+ */
 export function useSave(success: string, failed: string) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -80,8 +83,31 @@ export function useSave(success: string, failed: string) {
       after?.();
     } catch (caught) {
       setError(caught as ApiError);
-      message.error((caught as ApiError).message || t(failed));
+      if (!notSent(caught)) message.error((caught as ApiError).message || t(failed));
     }
   };
-  return { fieldErrors: error?.fieldErrors, save };
+  return { fieldErrors: error?.fieldErrors, notSent: notSent(error), save };
+}
+
+/**
+ * Whether a record on screen stays when its refresh failed: it does when the failure says nothing of the
+ * record (the network, the server's fault, a busy server), not when it is gone or no longer the user's.
+ */
+export const keepsRecord = (error: ApiError | null | undefined): boolean =>
+  !error || error.statusCode === 0 || error.statusCode === 408 || error.statusCode === 429 || error.statusCode >= 500;
+
+/** A record on screen whose refresh failed: it stays for reading, and this says why above it. */
+export function RefreshFailed({ error }: { error?: ApiError | null }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  const words = failureWords(error, "failure.other");
+  return (
+    <Alert
+      className="load-failure-alert"
+      type="warning"
+      showIcon
+      message={t(words.title)}
+      description={words.text ? t(words.text) : error.message}
+    />
+  );
 }

@@ -43,7 +43,7 @@ export function RelatedList({ entity, field, id }: RelatedProps) {
         </span>
       }
     >
-      {query.error ? (
+      {query.error && !query.data ? (
         <Typography.Text type="danger">{(query.error as ApiError).message}</Typography.Text>
       ) : (
         <Table<Row>

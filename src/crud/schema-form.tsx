@@ -1,6 +1,7 @@
 // The generated form: react-jsonschema-form with the antd theme, our widgets, translated titles and
 // messages, validated in the browser by the same schema and keywords the server uses, with the
-// server's own field errors shown on their fields. Nothing typed is lost when saving fails.
+// server's own field errors shown on their fields. Nothing typed is lost when saving fails, nor when the
+// network fails it: the form says it was not sent and offers to send it again.
 import Form from "@rjsf/antd";
 import type { default as CoreForm, IChangeEvent } from "@rjsf/core";
 import { englishStringTranslator, type TranslatableString } from "@rjsf/utils";
@@ -14,6 +15,7 @@ import { widgets } from "../widgets/index.ts";
 import { FieldTemplate } from "../widgets/field-template.tsx";
 import { PendingInputs, PendingInputsContext, SettledBaseInputTemplate } from "../widgets/settled-input.tsx";
 import type { FieldError } from "../app/api.ts";
+import { NotSent } from "../app/not-sent.tsx";
 import type { FormView } from "./model.ts";
 import { useUnsavedChanges } from "../app/unsaved.tsx";
 import { sameFormData } from "./form-data.ts";
@@ -75,6 +77,8 @@ interface Props {
   initial: Data;
   mode?: FormMode;
   serverErrors?: FieldError[];
+  /** The last save was not sent (the network failed it): said above the buttons, with a way to send it again. */
+  notSent?: boolean;
   submitText?: string;
   /** The second button's words (Cancel unless a wizard goes back a step). */
   cancelText?: string;
@@ -94,6 +98,7 @@ export function SchemaForm({
   initial,
   mode = "create",
   serverErrors,
+  notSent,
   submitText,
   cancelText,
   fixed,
@@ -165,11 +170,16 @@ export function SchemaForm({
     if (serverErrors?.length) firstErrorInView();
   }, [serverErrors]);
 
+  // One save at a time: a second press (or "send again" from the offline notice) while one is under way is not another.
+  const busy = useRef(false);
   const submit = async ({ formData }: IChangeEvent<Data>) => {
+    if (busy.current) return;
+    busy.current = true;
     setSaving(true);
     try {
       await onSubmit(formData ?? {});
     } finally {
+      busy.current = false;
       setSaving(false);
     }
   };
@@ -229,6 +239,7 @@ export function SchemaForm({
             void submit(event);
           }}
         >
+          {notSent && <NotSent busy={saving} onResend={() => form.current?.submit()} />}
           <Space className="form-actions">
             <Button type="primary" htmlType="submit" loading={saving}>
               {submitText ?? t("actions.save")}

@@ -4,7 +4,7 @@ import { Card } from "antd";
 import { useMemo } from "react";
 import type { ApiError } from "../app/api.ts";
 import { editableData } from "./form-screen.tsx";
-import { RecordStatus, useSave } from "./record-state.tsx";
+import { keepsRecord, RecordStatus, RefreshFailed, useSave } from "./record-state.tsx";
 import { useScreen } from "./resource.ts";
 import { formSchema, SchemaForm } from "./schema-form.tsx";
 
@@ -16,13 +16,14 @@ export function SettingsScreen({ resource: identifier }: { resource: string }) {
   const { view } = screen;
   const { query, result } = useOne<Data, ApiError>({ resource: view.name, id: SINGLETON, errorNotification: false });
   const { mutateAsync } = useUpdate();
-  const { fieldErrors, save } = useSave("messages.editSuccess", "messages.editFailed");
+  const { fieldErrors, notSent, save } = useSave("messages.editSuccess", "messages.editFailed");
   const schema = useMemo(() => formSchema(view, "edit"), [view]);
   const editable = screen.can("set");
-  if (query.isLoading || query.error || !result)
+  if (!result || !keepsRecord(query.error))
     return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   return (
     <Card className="screen-card form-card" variant="borderless">
+      <RefreshFailed error={query.error} />
       <fieldset disabled={!editable} className="settings-fieldset">
         <SchemaForm
           key={String(result.version)}
@@ -31,6 +32,7 @@ export function SettingsScreen({ resource: identifier }: { resource: string }) {
           mode="edit"
           initial={editableData(view, result)}
           serverErrors={fieldErrors}
+          notSent={notSent}
           onSubmit={(data) =>
             save(() =>
               mutateAsync({

@@ -9,7 +9,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { api, type ApiError } from "../app/api.ts";
 import { FieldValue } from "./field-value.tsx";
 import { timeLabel } from "./list/columns.tsx";
-import { RecordStatus } from "./record-state.tsx";
+import { keepsRecord, RecordStatus, RefreshFailed } from "./record-state.tsx";
 import { holds, type EntityView } from "./model.ts";
 import { formatDateTime } from "./format.ts";
 import { usePageTitle } from "../app/page-title.ts";
@@ -59,7 +59,8 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   }, [client, view, id]);
   const titles = useRelationTitles(view.fields, result ? [result] : [], useRecordTitles(view.name, Number(id)));
   usePageTitle(result ? recordTitle(view, result) : undefined);
-  if (query.isLoading || query.error || !result)
+  // A record on screen stays when a refresh fails (offline, say): it is said above it.
+  if (!result || !keepsRecord(query.error))
     return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   const title = recordTitle(view, record);
   const panel = detailPanels[view.name];
@@ -121,6 +122,7 @@ export function ShowScreen({ resource: identifier }: { resource: string }) {
   const active = tabs?.find((tab) => tab.key === params.get("tab")) ?? tabs?.[0];
   return (
     <Space direction="vertical" size={16} className="screen-stack">
+      <RefreshFailed error={query.error} />
       <Card
         className={`screen-card detail-head${tabs ? " detail-head-tabs" : ""}`}
         variant="borderless"

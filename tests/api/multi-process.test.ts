@@ -1,14 +1,15 @@
 // Two server processes on one PostgreSQL database: what a process keeps of its own is only a second's
 // trust in the sessions it has read, so a token from one works on the other and a logout on one ends it
-// there at once and on the other within that second; the sign-in limits are shared, and a transition
-// raced from both has one winner. PGlite allows one process per database, so without DATABASE_URL this
-// suite is skipped (and says so in its name).
+// there at once and on the other within that second; the sign-in limits are shared, a transition raced
+// from both has one winner, and a restock sent to both with one Idempotency-Key is applied once. PGlite
+// allows one process per database, so without DATABASE_URL this suite is skipped (and says so in its name).
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_TRUST_MS, THROTTLE } from "../../server/domain/session/auth.ts";
 import { createTestApp, send, type TestApp } from "./helper.ts";
+import { Fixtures } from "./fixtures.ts";
 
 const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
 
@@ -100,6 +101,43 @@ describe.skipIf(!ON_POSTGRES)(
         [rows[0].id],
       );
       expect(after.rows[0]).toEqual({ status: "processing", version: 2 });
+    });
+
+    it("20 simultaneous restocks with one Idempotency-Key across both: applied once, the same answer to all", async () => {
+      const fx = new Fixtures(t);
+      const goods = await fx.createRecord("goods", "agent_a", { stock: 40 });
+      const plan = await fx.createRecord("channel_plan", "agent_a", {
+        channels: [{ channel_number: 1, goods_id: goods.id, count: 10, price: 300 }],
+      });
+      const machine = await fx.createRecord("machine", "agent_a", { kind: "vending" });
+      const agentA = await fx.client("agent_a");
+      expect(
+        (await agentA.post("/merchant/machine-bind-plan", { id: machine.id, channel_plan_id: plan.id })).status,
+      ).toBe(200);
+      const { rows: lanes } = await t.db.query<{ id: number }>(
+        `update machine_channel set "left" = 0 where machine_id = $1 returning id::int`,
+        [machine.id],
+      );
+      const session = await signIn(a(), "agent_a", "demo123");
+      const headers = {
+        authorization: `Bearer ${session.body.data.token}`,
+        "idempotency-key": "multi-process-restock-0001",
+      };
+      const body = { id: machine.id, lanes: [{ channel_id: lanes[0].id, quantity: 3 }] };
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          send(i % 2 ? a() : b(), { path: "/merchant/machine-replenishment-goods", headers, body }),
+        ),
+      );
+      expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(replies.filter((r) => r.headers["idempotent-replayed"] === "true")).toHaveLength(19);
+      for (const reply of replies) expect(reply.body).toEqual(replies[0].body);
+      const after = await t.db.query<{ left: number; stock: number; records: number }>(
+        `select c."left"::int, g.stock::int, (select count(*)::int from machine_restock r where r.machine_id = c.machine_id) as records
+           from machine_channel c join goods g on g.id = c.goods_id where c.machine_id = $1`,
+        [machine.id],
+      );
+      expect(after.rows[0]).toEqual({ left: 3, stock: 37, records: 1 });
     });
   },
 );

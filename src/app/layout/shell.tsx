@@ -1,4 +1,5 @@
-// The signed-in frame: side menu, header (language, user menu), the tab bar and the current page.
+// The signed-in frame: side menu, header (language, user menu), the offline notice, the tab bar and the
+// current page.
 // On every navigation it runs SPEC §2's version check; the menu is refreshed from the server once.
 import { useLogout } from "@refinedev/core";
 import { Avatar, Button, Drawer, Dropdown, Grid, Layout, Space, Typography } from "antd";
@@ -8,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import { api } from "../api.ts";
 import { LanguageSwitch } from "../language-switch.tsx";
+import { OfflineNotice } from "../offline-notice.tsx";
 import { lazyScreen, Loading } from "../lazy-screen.tsx";
 import { currentSession, saveMenu, type MenuGroup } from "../session.ts";
 import { useSite } from "../site.ts";
@@ -137,6 +139,7 @@ export function Shell() {
             </Dropdown>
           </Space>
         </Layout.Header>
+        <OfflineNotice />
         <TabBar />
         <Layout.Content className="shell-content">
           <Suspense fallback={<Loading />}>

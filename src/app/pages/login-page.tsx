@@ -3,8 +3,10 @@
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
+import { notSent } from "../api.ts";
 import { Console } from "../console-screen.tsx";
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from "../i18n.ts";
+import { OfflineNotice } from "../offline-notice.tsx";
 import { authProvider } from "../providers/auth-provider.ts";
 import { currentSession } from "../session.ts";
 import { useSite } from "../site.ts";
@@ -44,7 +46,8 @@ export function LoginPage() {
     const result = await authProvider.login({ account, password });
     setBusy(false);
     if (!result.success) {
-      setProblems({ form: result.error?.message });
+      // Without a network the sign-in says so, not that something went wrong; what was typed stays.
+      setProblems({ form: notSent(result.error) ? t("offline.signIn") : result.error?.message });
       return;
     }
     setDone(true);
@@ -56,6 +59,7 @@ export function LoginPage() {
 
   return (
     <main className="login-page">
+      <OfflineNotice />
       <label className="login-language">
         <span className="visually-hidden">{t("language.label")}</span>
         <select value={i18n.resolvedLanguage} onChange={(e) => void i18n.changeLanguage(e.target.value as Language)}>

@@ -28,7 +28,7 @@ export function PeriodCards() {
       {PERIODS.map((period) => (
         <Col key={period} xs={24} sm={12} xl={6}>
           <Card variant="borderless" className="home-stat period-card" title={t(`common:home.periods.${period}`)}>
-            {totals.error ? (
+            {totals.error && !totals.data ? (
               <ErrorText error={totals.error} />
             ) : (
               <Row gutter={8}>
@@ -101,7 +101,7 @@ export function TodoCard() {
   const todo = useQuery(queries.todo());
   return (
     <Card variant="borderless" className="screen-card todo-list" title={t("common:home.todo")}>
-      {todo.error ? (
+      {todo.error && !todo.data ? (
         <ErrorText error={todo.error} />
       ) : (
         <List

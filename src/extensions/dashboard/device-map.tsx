@@ -166,7 +166,7 @@ export function DeviceMap({ height = 460 }: { height?: number }) {
         ) : null
       }
     >
-      {query.error ? (
+      {query.error && !query.data ? (
         <Typography.Text type="danger">{(query.error as ApiError).message}</Typography.Text>
       ) : !option || !fontsReady ? (
         <Skeleton.Node active style={{ width: "100%", height }} />

@@ -105,7 +105,7 @@ export function MyDevices() {
           { value: "all", label: t("home.allDevices", { count: all.data?.total ?? 0 }) },
         ]}
       />
-      {query.error ? (
+      {query.error && !query.data ? (
         <Typography.Text type="danger">{(query.error as ApiError).message}</Typography.Text>
       ) : (
         <List<Device>

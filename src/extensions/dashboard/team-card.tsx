@@ -11,7 +11,7 @@ export function TeamCard() {
   const team = useQuery(queries.team());
   return (
     <Card variant="borderless" className="screen-card" title={t("common:home.teamTitle")}>
-      {team.error ? (
+      {team.error && !team.data ? (
         <ErrorText error={team.error} />
       ) : (
         <Table<DataRow>

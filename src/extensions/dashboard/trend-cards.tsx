@@ -96,7 +96,7 @@ export function TrendCards() {
             />
           }
         >
-          {trade.error ? (
+          {trade.error && !trade.data ? (
             <ErrorText error={trade.error} />
           ) : trade.data ? (
             <Chart option={tradeOption as never} height={300} label={t("common:home.trend")} />
@@ -107,7 +107,7 @@ export function TrendCards() {
       </Col>
       <Col xs={24} xl={8}>
         <Card variant="borderless" className="screen-card" title={t("common:home.mix")}>
-          {mix.error ? (
+          {mix.error && !mix.data ? (
             <ErrorText error={mix.error} />
           ) : mix.data ? (
             <Chart option={mixOption as never} height={300} label={t("common:home.mix")} />

@@ -25,7 +25,7 @@ export function WithdrawalCard() {
       title={t("common:home.withdrawals")}
       extra={<Link to={WITHDRAWAL_QUEUE}>{t("common:home.allWithdrawals", { count: pending.data?.total ?? 0 })}</Link>}
     >
-      {pending.error ? (
+      {pending.error && !pending.data ? (
         <ErrorText error={pending.error} />
       ) : (
         <Table<DataRow>

@@ -3,7 +3,9 @@
 // "fill all" loads every shelved lane as far as the goods' stock goes. Built for a phone held at the
 // machine: the tiles reflow to two columns at 390 px and every target is finger-sized. The server
 // checks each quantity against the lane's free space in the statement that loads it; its refusal is
-// shown as it says it (SPEC §8: "current lane has 1 left, so at most 1 can be added").
+// shown as it says it (SPEC §8: "current lane has 1 left, so at most 1 can be added"). Without a network
+// the lanes stay as last seen, and a restock that could not be sent stays in its dialog, with the quantity
+// typed, and is offered again once the network is back (sent again with the same key: loaded once).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   App,
@@ -21,7 +23,8 @@ import {
 } from "antd";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { api, type ApiError } from "../../app/api.ts";
+import { api, notSent, type ApiError } from "../../app/api.ts";
+import { NotSent, useKeptAction } from "../../app/not-sent.tsx";
 import { allowed } from "../../app/providers/access-control.ts";
 import type { MachineReplenishmentCheckAnswer } from "../../generated/types.ts";
 
@@ -77,18 +80,25 @@ export function RestockGrid({ machineId }: { machineId: number }) {
   const mayRestock = allowed("machine.replenish");
   const query = useQuery({
     queryKey: lanesKey(machineId),
-    queryFn: () => api("machine-replenishment-check", { method: "POST", body: { id: machineId } }),
+    queryFn: () => api("machine-replenishment-check", { method: "POST", body: { id: machineId }, reads: true }),
   });
 
-  const restock = async (body: { fill?: true; lanes?: { channel_id: number; quantity: number }[] }) => {
+  /** `firstSent`: when this restock was first sent, if this is it sent again (after the network failed it). */
+  const restock = async (
+    body: { fill?: true; lanes?: { channel_id: number; quantity: number }[] },
+    firstSent?: number,
+  ) => {
     const result = await api("machine-replenishment-goods", {
       method: "POST",
       body: { id: machineId, ...body },
     });
     // A lane loaded shows its new level at once, from the answer (a phone's round trip for the lanes again
-    // would be the wait); then the lanes, the device's state and its restock records are asked again.
+    // would be the wait); then the lanes, the device's state and its restock records are asked again. Not
+    // when the lanes were read again since the restock was first sent: they may hold it already (its answer
+    // was lost, the server loaded it), and are only asked again.
     const loaded = body.lanes?.[0];
-    if (loaded && body.lanes?.length === 1)
+    const lanesReadSince = (client.getQueryState(lanesKey(machineId))?.dataUpdatedAt ?? 0) > (firstSent ?? Infinity);
+    if (loaded && body.lanes?.length === 1 && !lanesReadSince)
       client.setQueryData(
         lanesKey(machineId),
         (lanes: MachineReplenishmentCheckAnswer | undefined) =>
@@ -99,8 +109,17 @@ export function RestockGrid({ machineId }: { machineId: number }) {
     else await client.invalidateQueries();
   };
 
+  const keep = useKeptAction();
+  const fill = (): Promise<void> =>
+    restock({ fill: true }).catch((error: ApiError) => {
+      if (!notSent(error)) return void message.error(error.message);
+      void message.warning(t("offline.notSentAction", { action: t("restock.fillAll") }));
+      keep(fill);
+    });
+
   if (query.isLoading) return <Card loading className="screen-card" variant="borderless" />;
-  if (query.error)
+  // Lanes on screen stay when a refresh fails (offline, say): the offline notice says they may be out of date.
+  if (query.error && !query.data)
     return (
       <Card className="screen-card" variant="borderless">
         <Space direction="vertical">
@@ -123,10 +142,7 @@ export function RestockGrid({ machineId }: { machineId: number }) {
       content: t("restock.fillAllConfirm", { device: data.mac_name, quantity: fillTotal, count: fillable.length }),
       okText: t("restock.fillAll"),
       cancelText: t("actions.cancel"),
-      onOk: () =>
-        restock({ fill: true }).catch((error: ApiError) => {
-          message.error(error.message);
-        }),
+      onOk: fill,
     });
 
   return (
@@ -167,8 +183,8 @@ export function RestockGrid({ machineId }: { machineId: number }) {
         <LaneDialog
           lane={lane}
           onClose={() => setLane(undefined)}
-          onRestock={async (quantity) => {
-            await restock({ lanes: [{ channel_id: lane.channel_id, quantity }] });
+          onRestock={async (quantity, firstSent) => {
+            await restock({ lanes: [{ channel_id: lane.channel_id, quantity }] }, firstSent);
             setLane(undefined);
           }}
         />
@@ -237,27 +253,38 @@ function LaneDialog({
 }: {
   lane: Lane;
   onClose: () => void;
-  onRestock: (quantity: number) => Promise<void>;
+  onRestock: (quantity: number, firstSent?: number) => Promise<void>;
 }) {
   const { t } = useTranslation("common");
   const [quantity, setQuantity] = useState<number | null>(loadable(lane) || 1);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // The last restock was not sent (no network): the dialog keeps the quantity and offers that restock again.
+  const [unsent, setUnsent] = useState<{ quantity: number; at: number }>();
   // The quantity has the focus once the dialog is open (the dialog focuses itself as it opens).
   const input = useRef<GetRef<typeof InputNumber>>(null);
+  // One restock at a time: a second tap (or "send again") while one is under way is not another.
+  const sending = useRef(false);
   const submit = async (value: number | null) => {
     if (!value || value < 1) {
       setError(t("restock.quantityRequired"));
       return;
     }
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setError(undefined);
+    // The same quantity again is the restock not sent, sent again (with the key it was first sent with).
+    const again = unsent?.quantity === value ? unsent.at : undefined;
+    const at = again ?? Date.now();
     try {
-      await onRestock(value);
+      await onRestock(value, again);
     } catch (e) {
       const failure = e as ApiError;
-      setError(failure.fieldErrors?.[0]?.message ?? failure.message);
+      setUnsent(notSent(failure) ? { quantity: value, at } : undefined);
+      if (!notSent(failure)) setError(failure.fieldErrors?.[0]?.message ?? failure.message);
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -297,6 +324,7 @@ function LaneDialog({
             {error}
           </Typography.Text>
         )}
+        {unsent && <NotSent busy={busy} onResend={() => submit(unsent.quantity)} />}
         <div className="lane-dialog-actions">
           <Button size="large" onClick={onClose}>
             {t("actions.cancel")}
