@@ -105,9 +105,13 @@ async function measure(page: Page, scope: string): Promise<Measured> {
 
 /** Every target in `scope` is finger-sized; at least `least` of them were measured (none missed by a typo). */
 async function expectFingerSized(page: Page, scope: string, least: number): Promise<void> {
-  const { count, small } = await measure(page, scope);
+  // Measured once they are all shown: on a busy machine a page can still be fading in (opacity) when its
+  // first element is there.
+  await expect
+    .poll(async () => (await measure(page, scope)).count, { message: `targets measured in ${scope}`, timeout: 20_000 })
+    .toBeGreaterThanOrEqual(least);
+  const { small } = await measure(page, scope);
   expect(small, `targets under ${FINGER} px in ${scope}`).toEqual([]);
-  expect(count, `targets measured in ${scope}`).toBeGreaterThanOrEqual(least);
 }
 
 /**
