@@ -83,15 +83,14 @@ export async function openPage(
     locale?: string;
     lang?: string;
     motion?: boolean;
-    /** A phone held in the hand (PHONE); `phone` says the same. */
+    /** A phone held in the hand (PHONE). */
     touch?: boolean;
-    phone?: boolean;
     serviceWorker?: boolean;
   } = {},
 ): Promise<Tab> {
   const context = await c.browser.newContext({
     locale: options.locale ?? "en-US",
-    ...(options.touch || options.phone ? PHONE : { viewport: { width: 1440, height: 900 } }),
+    ...(options.touch ? PHONE : { viewport: { width: 1440, height: 900 } }),
     // The console's service worker serves its code from its cache, where a test's page.route (a chunk made
     // to fail, a translation held back) would not see the request: only a test of the worker has it.
     serviceWorkers: options.serviceWorker ? "allow" : "block",
