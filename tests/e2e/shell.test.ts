@@ -127,11 +127,16 @@ describe("languages", () => {
       const { page, context } = await openPage(c, { locale: browserLocale });
       await page.goto(`${c.url}/login`);
       await expect.poll(() => page.locator(".login-submit").textContent()).toBe(locale(lng, "common").actions.login);
-      const loaded = await page.evaluate(async () => {
-        await document.fonts.ready;
-        return [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family.replaceAll('"', ""));
-      });
-      expect(loaded).toContain(FONT[lng]);
+      // The script's font arrives with its language (its stylesheet is fetched once the language is known),
+      // so wait for it the way a reader does: until the page's text is drawn in it.
+      await expect
+        .poll(() =>
+          page.evaluate(async () => {
+            await document.fonts.ready;
+            return [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family.replaceAll('"', ""));
+          }),
+        )
+        .toContain(FONT[lng]);
       await page.screenshot({ path: join(SHOTS, `login-${lng}.png`) });
       await context.close();
     }
