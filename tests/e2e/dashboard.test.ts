@@ -274,6 +274,16 @@ describe("in every language and on a phone", () => {
         expect(await page.locator(".dashboard").innerText()).not.toMatch(/home\.|map\.countries|undefined|\{\{/);
         // Nothing wider than the window: the page never scrolls sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        // Nor does any panel within it (a table wider than its card hides the columns on its right).
+        const scrollers = await page.$$eval(".dashboard *", (elements) =>
+          elements
+            .filter((el) => {
+              const overflow = getComputedStyle(el).overflowX;
+              return (overflow === "auto" || overflow === "scroll") && el.scrollWidth > el.clientWidth + 1;
+            })
+            .map((el) => el.closest(".ant-card")?.className ?? el.className),
+        );
+        expect(scrollers).toEqual([]);
         // Every figure of the cards is whole: none runs past its own column (a long amount shrinks, then wraps).
         const cut = await page.$$eval(".home-stat .ant-statistic-content", (figures) =>
           figures
