@@ -9,6 +9,7 @@ import { DataDirLockedError, openDatabase, type Db } from "./db/db.ts";
 import { migrate } from "./db/migrate.ts";
 import { buildApp } from "./app.ts";
 import { startDemoDevices } from "./seed/devices.ts";
+import { startReleasing } from "./domain/money/orders.ts";
 import { ROOT } from "./core/root.ts";
 
 const CONSOLE_DIR = join(ROOT, "dist/console");
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
   });
   await app.listen({ port, host });
   const stopDevices = await startDemoDevices(db);
+  // Profit shares past their profit days move from pending to withdrawable (domain/money/orders.ts).
+  const stopReleasing = startReleasing(db);
   const memory = (process.memoryUsage().rss / 1024 / 1024).toFixed(0);
   console.log(
     `Merchant console ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${memory} MiB) on http://localhost:${port}/`,
@@ -110,6 +113,7 @@ async function main(): Promise<void> {
     closing = true;
     console.log(`${signal}: closing the server and the database...`);
     stopDevices();
+    stopReleasing();
     await app.close();
     await db.close();
     process.exit(0);

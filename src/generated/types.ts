@@ -137,6 +137,10 @@ export type StatisticsManageAnswer = {
   turnover: number;
   revenue: number;
   withdrawable: number;
+  /**
+   * The agent's pending figure: withdrawals awaiting payout, deliveries awaiting review and profit shares within the profit days.
+   */
+  pending: number;
 }[];
 export type StatisticsTradeAnswer = {
   day: string;
@@ -742,7 +746,7 @@ export interface Page {
   layout?: PageLayout;
 }
 /**
- * The ledger: one append-only entry per movement of money on an agent's balances (order income, refunds, profit shares and their reversals, withdrawals, fees, deliveries), written in the same transaction as its cause. An agent's withdrawable, pending and total revenue figures are always the sums of its entries.
+ * The ledger: one append-only entry per movement of money on an agent's balances (order income, refunds, profit shares, their release after the profit days and their reversals, withdrawals, fees, deliveries), written in the same transaction as its cause. An agent's withdrawable, pending and total revenue figures are always the sums of its entries.
  */
 export interface PaymentRecord {
   agent_id: number;
@@ -754,6 +758,7 @@ export interface PaymentRecord {
     | "refund"
     | "profit_share"
     | "profit_reversal"
+    | "profit_release"
     | "withdrawal_request"
     | "withdrawal_refused"
     | "withdrawal_payout"
@@ -829,7 +834,7 @@ export interface PluginSetting {
   application_ids?: number[];
 }
 /**
- * One agent's profit share from an order, with the page, device and application it came through, written when the order's payment is recorded: shared (credited to the agent), not shared (held back by the agent's daily maximum), refunded (reversed when the order was refunded in full; a partial refund reverses it in proportion).
+ * One agent's profit share from an order, with the page, device and application it came through, written when the order's payment is recorded: shared (credited to the agent, pending until its available time, then withdrawable), not shared (held back by the agent's or the system's daily maximum), refunded (reversed when the order was refunded in full; a partial refund reverses it in proportion).
  */
 export interface ProfitRecord {
   order_no: string;
@@ -845,6 +850,14 @@ export interface ProfitRecord {
    */
   status: "not_shared" | "shared" | "refunded";
   type: "normal" | "invite";
+  /**
+   * When the share becomes withdrawable: the order's payment time plus the system settings' profit days. Until then it is pending (the agent's pending figure) and a refund reverses it from there.
+   */
+  available_at?: string;
+  /**
+   * When the share moved from pending to withdrawable (null while it is pending).
+   */
+  released_at?: string;
 }
 /**
  * How much an agent earns from the orders that come through a page: a percentage of the order (or of its profit, by the page's profit model) or a fixed amount per order, capped by the page's maximum profit and the agent's plugin limits. Set by its superiors with manage-profit-save.
@@ -1501,7 +1514,7 @@ export interface StatisticsMachineInput {
   days?: number;
 }
 /**
- * The caller's team: its direct sub-agents (the level-1 agents for the platform admin), each with its devices, this month's turnover and revenue, and its balance.
+ * The caller's team: its direct sub-agents (the level-1 agents for the platform admin), each with its devices, this month's turnover and revenue, and its balance: withdrawable and pending (profit shares within the system settings' profit days are pending).
  */
 export interface StatisticsManageInput {}
 /**

@@ -2,14 +2,21 @@
 // approved, refused, paid out) and deliveries (made, credited or deducted), and after every step each
 // agent's figures equal the sums of its ledger entries and none is below zero. fast-check, a fixed seed,
 // bounded in time; a step the rules refuse (a refund above what is left, a withdrawal above the balance)
-// must be refused and change nothing, which the same check proves.
+// must be refused and change nothing, which the same check proves. The system settings' profit days (7) and
+// maximum daily profit (500) act throughout: payments are made now or days ago, shares wait pending and
+// are released at random later times, and after every step agent_a1's pending figure is exactly its
+// shares not released yet (less what refunds reversed), and no day's shares pass the maximum.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { differences } from "../../server/domain/money/ledger.ts";
 import { recordDeliveries } from "../../server/domain/money/deliveries.ts";
-import { recordPayments } from "../../server/domain/money/orders.ts";
+import { recordPayments, releaseDue } from "../../server/domain/money/orders.ts";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
 import { Fixtures } from "./fixtures.ts";
+
+const PROFIT_DAYS = 7;
+const DAILY_MAX = 500;
+const DAY = 86_400_000;
 
 let t: TestApp;
 let fx: Fixtures;
@@ -23,7 +30,8 @@ beforeAll(async () => {
   admin = await fx.client("admin");
   agents = { agent_a: await fx.client("agent_a"), agent_b: await fx.client("agent_b") };
   await t.db.query(
-    `insert into "system_setting" (singleton_key, site_name, withdraw_fee) values ('global', 'Test', 0.06)`,
+    `insert into "system_setting" (singleton_key, site_name, withdraw_fee, profit_days, max_daily_profit)
+     values ('global', 'Test', 0.06, ${PROFIT_DAYS}, ${DAILY_MAX})`,
   );
   // agent_a1 earns 10 % of agent_a's orders through this page.
   pageId = Number((await fx.createRecord("page", "agent_a")).id);
@@ -39,7 +47,8 @@ afterAll(() => t?.close());
 
 type Who = "agent_a" | "agent_b";
 type Step =
-  | { kind: "pay"; who: Who; money: number }
+  | { kind: "pay"; who: Who; money: number; daysAgo: number; late: boolean }
+  | { kind: "release"; days: number }
   | { kind: "refund"; pick: number; amount: number }
   | { kind: "withdraw"; who: Who; amount: number }
   | { kind: "review_withdrawal"; pick: number; action: "approve" | "confirm" | "refuse" }
@@ -48,7 +57,15 @@ type Step =
 
 const who = fc.constantFrom<Who>("agent_a", "agent_b");
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant("pay" as const), who, money: fc.integer({ min: 1, max: 20_000 }) }),
+  fc.record({
+    kind: fc.constant("pay" as const),
+    who,
+    money: fc.integer({ min: 1, max: 20_000 }),
+    daysAgo: fc.integer({ min: 0, max: 10 }),
+    // Recorded now (late) or when it was paid (then its share may be pending past its days, until a release).
+    late: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant("release" as const), days: fc.integer({ min: 0, max: 10 }) }),
   fc.record({ kind: fc.constant("refund" as const), pick: fc.nat(), amount: fc.integer({ min: 1, max: 20_000 }) }),
   fc.record({ kind: fc.constant("withdraw" as const), who, amount: fc.integer({ min: 100, max: 30_000 }) }),
   fc.record({
@@ -73,17 +90,21 @@ let seq = 0;
 async function apply(s: Step): Promise<number> {
   switch (s.kind) {
     case "pay": {
+      const paidAt = new Date(Date.now() - s.daysAgo * DAY);
       const machine = Number(await fx.relatedId("machine", s.who));
       const { id, path } = await fx.owner(s.who);
       const { rows } = await t.db.query<{ id: number }>(
         `insert into "order" (order_no, mac_name, machine_id, agent_id, agent_path, order_time, pay_time, pay_status, money,
                               refund_money, page_id, device_kind, cost_money)
-         values ($1, 'VM-P', $2, $3, $4, now(), now(), 'paid', $5, 0, $6, 'vending', 0) returning id`,
-        [`P${++seq}`, machine, id, path, s.money, pageId],
+         values ($1, 'VM-P', $2, $3, $4, $7, $7, 'paid', $5, 0, $6, 'vending', 0) returning id`,
+        [`P${++seq}`, machine, id, path, s.money, pageId, paidAt.toISOString()],
       );
-      await t.db.transaction((tx) => recordPayments(tx, [Number(rows[0].id)]));
+      await t.db.transaction((tx) => recordPayments(tx, [Number(rows[0].id)], s.late ? new Date() : paidAt));
       return 200;
     }
+    case "release":
+      await t.db.transaction((tx) => releaseDue(tx, { now: new Date(Date.now() + s.days * DAY) }));
+      return 200;
     case "refund": {
       const id = await pickFrom(`select id from "order" where order_no like 'P%' order by id`, s.pick);
       if (id === undefined) return 0;
@@ -154,6 +175,22 @@ async function conservation() {
   const f = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
   expect(f.revenue).toBe(f.kept + f.credited);
   expect(f.held).toBe(f.revenue - f.paid_out + f.waiting);
+  // agent_a1 neither withdraws nor delivers: its pending figure is its shares waiting for their days.
+  const { rows: pending } = await t.db.query<{ frozen: number; waiting: number }>(
+    `select coalesce(a.frozen, 0)::bigint as frozen,
+            (select coalesce(sum(p.amount - p.refunded_amount), 0) from "profit_record" p
+              where p.agent_id = a.id and p.status <> 'not_shared' and p.released_at is null
+                and p.available_at is not null)::bigint as waiting
+       from "agent" a where a.id = $1`,
+    [t.ids.agent_a1],
+  );
+  expect(Number(pending[0].frozen)).toBe(Number(pending[0].waiting));
+  const { rows: days } = await t.db.query(
+    `select agent_id, (created_at at time zone 'UTC')::date, sum(amount)::bigint as shared from "profit_record"
+      where status = 'shared' group by 1, 2 having sum(amount) > $1`,
+    [DAILY_MAX],
+  );
+  expect(days, "days whose shares pass the system's maximum daily profit").toEqual([]);
 }
 
 describe("the ledger under random work", () => {
@@ -179,6 +216,7 @@ describe("the ledger under random work", () => {
     // The sequences exercised the rules both ways: money moved, and some steps were refused.
     expect(outcomes.get("pay 200")).toBeGreaterThan(0);
     expect(outcomes.get("refund 200")).toBeGreaterThan(0);
+    expect(outcomes.get("release 200")).toBeGreaterThan(0);
     expect(outcomes.get("withdraw 200")).toBeGreaterThan(0);
     expect((outcomes.get("withdraw 409") ?? 0) + (outcomes.get("refund 400") ?? 0)).toBeGreaterThan(0);
   });

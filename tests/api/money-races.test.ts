@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { differences, post } from "../../server/domain/money/ledger.ts";
 import { recordDeliveries } from "../../server/domain/money/deliveries.ts";
-import { recordPayments } from "../../server/domain/money/orders.ts";
+import { recordPayments, releaseDue } from "../../server/domain/money/orders.ts";
 import { createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
 import { Fixtures, type Row } from "./fixtures.ts";
 
@@ -156,5 +156,68 @@ describe(`${CLICKS} concurrent clicks`, () => {
     expect(ok(replies)).toBe(1);
     expect(await count(`"payment_record" where delivery_order_id = $1 and kind = 'delivery_income'`, [id])).toBe(1);
     expect(await differences(t.db)).toEqual([]);
+  });
+  /** 30 orders of 400 of agent_a's through a page where agent_a1 earns 10 % (40 each), paid at `payTime`. */
+  async function sharedOrders(payTime: string): Promise<number[]> {
+    const { id: page } = await fx.createRecord("page", "agent_a");
+    await fx.setColumn("page", page, "profit_model", "price");
+    await fx.setColumn("page", page, "max_profit", 0);
+    const saved = await agentA.post("/merchant/manage-profit-save", {
+      id: t.ids.agent_a1,
+      settings: [{ page_id: Number(page), profit_type: "percent", percent: 0.1 }],
+    });
+    expect(saved.status, saved.raw).toBe(200);
+    const machine = Number(await fx.relatedId("machine", "agent_a"));
+    const { id, path } = await fx.owner("agent_a");
+    const { rows } = await t.db.query<{ id: number }>(
+      `insert into "order" (order_no, mac_name, machine_id, agent_id, agent_path, order_time, pay_time, pay_status, money, refund_money, page_id, device_kind)
+       select 'CAP-' || $5 || '-' || g, 'VM', $1, $2, $3, $4, $4, 'paid', 400, 0, $6, 'vending' from generate_series(1, ${CLICKS}) g
+       returning id`,
+      [machine, id, path, payTime, payTime.slice(0, 10), page],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  it("pay orders against the system's daily maximum: the shares credited never pass it", async () => {
+    await t.db.query(
+      `update "system_setting" set max_daily_profit = 100, profit_days = 0 where singleton_key = 'global'`,
+    );
+    try {
+      const ids = await sharedOrders("2026-05-20T04:00:00.000Z");
+      await Promise.all(ids.map((id) => t.db.transaction((tx) => recordPayments(tx, [id]))));
+      // 100 covers two shares of 40; the other 28 are held back and their owner keeps the order.
+      const { rows } = await t.db.query<{ status: string; n: number; total: number }>(
+        `select status, count(*)::int as n, sum(amount)::int as total from "profit_record"
+          where order_id = any($1) group by status order by status`,
+        [ids],
+      );
+      expect(rows).toEqual([
+        { status: "not_shared", n: CLICKS - 2, total: 40 * (CLICKS - 2) },
+        { status: "shared", n: 2, total: 80 },
+      ]);
+      expect(await count(`"payment_record" where order_id = any($1) and kind = 'order_income'`, [ids])).toBe(CLICKS);
+      expect(await differences(t.db)).toEqual([]);
+    } finally {
+      await t.db.query(`update "system_setting" set max_daily_profit = null where singleton_key = 'global'`);
+    }
+  });
+
+  it("release a share that came due once, however many releases run at once", async () => {
+    await t.db.query(`update "system_setting" set profit_days = 7 where singleton_key = 'global'`);
+    try {
+      const ids = (await sharedOrders(new Date().toISOString())).slice(0, 3);
+      for (const id of ids) await t.db.transaction((tx) => recordPayments(tx, [id]));
+      const due = new Date(Date.now() + 8 * 86_400_000);
+      const released = await Promise.all(
+        Array.from({ length: CLICKS }, () =>
+          t.db.transaction((tx) => releaseDue(tx, { agentIds: [t.ids.agent_a1], now: due })),
+        ),
+      );
+      expect(released.reduce((a, b) => a + b, 0)).toBe(3);
+      expect(await count(`"payment_record" where order_id = any($1) and kind = 'profit_release'`, [ids])).toBe(3);
+      expect(await differences(t.db)).toEqual([]);
+    } finally {
+      await t.db.query(`update "system_setting" set profit_days = 0 where singleton_key = 'global'`);
+    }
   });
 });

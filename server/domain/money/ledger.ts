@@ -18,6 +18,7 @@ const DIRECTION: Record<LedgerKind, "income" | "expense"> = {
   refund: "expense",
   profit_share: "income",
   profit_reversal: "expense",
+  profit_release: "income",
   withdrawal_request: "expense",
   withdrawal_refused: "income",
   withdrawal_payout: "expense",
@@ -75,6 +76,12 @@ const COLUMNS = [
   ["remark", "text"],
 ] as const;
 
+/** Locks these agents' rows, in id order (one order for every caller, so two transactions never deadlock). */
+export async function lockAgents(tx: Queryable, ids: number[]): Promise<void> {
+  if (ids.length)
+    await tx.query(`select id from ${q("agent")} where id = any($1) order by id for update`, [[...new Set(ids)]]);
+}
+
 /**
  * Posts movements: each agent's figures change by the sum of its movements and one entry per movement is
  * written, with the balances after it, in one statement. When any figure of any agent would go below
@@ -83,6 +90,10 @@ const COLUMNS = [
 export async function post(tx: Queryable, movements: Movement[]): Promise<LedgerEntry[]> {
   const moving = movements.filter((m) => m.amount !== 0 || m.balance || m.frozen || m.revenue);
   if (moving.length === 0) return [];
+  await lockAgents(
+    tx,
+    moving.map((m) => m.agentId),
+  );
   const now = new Date().toISOString();
   const columns: unknown[][] = COLUMNS.map(() => []);
   for (const m of moving) {

@@ -109,6 +109,19 @@ export async function replaceProfitSettings(
     );
 }
 
+/** The system settings that act on a payment's profit shares (0 when unset: no days, no maximum). */
+export interface MoneyRules {
+  profitDays: number;
+  maxDailyProfit: number;
+}
+
+export async function moneyRules(tx: Queryable): Promise<MoneyRules> {
+  const { rows } = await tx.query<{ profit_days: number | null; max_daily_profit: number | null }>(
+    `select profit_days, max_daily_profit from ${q("system_setting")} where singleton_key = 'global'`,
+  );
+  return { profitDays: Number(rows[0]?.profit_days ?? 0), maxDailyProfit: Number(rows[0]?.max_daily_profit ?? 0) };
+}
+
 /** The system settings' withdraw fee (a fraction), or nothing when unset. */
 export async function withdrawFee(tx: Queryable): Promise<number | null | undefined> {
   const { rows } = await tx.query<{ withdraw_fee: number | null }>(

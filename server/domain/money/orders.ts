@@ -6,13 +6,21 @@
 // the order's page earns a percentage of the order (price model) or of its profit (money less cost), or
 // a fixed amount; each share is capped by the page's maximum profit and the earner's per-order limit,
 // and skipped for applications outside the earner's plugin settings. A share that would take the earner
-// past its daily maximum (by UTC day), or past what is left of the order, is recorded as not shared and
-// credits nothing. The owner is credited the order less the shares credited to others. Settings are made
-// by a superior who sees both the agent and the page (profit.ts), so shares stay inside one subtree.
-import type { Queryable } from "../../db/db.ts";
+// past its daily maximum (by UTC day: the lower of its plugin settings' and the system settings' maximum
+// daily profit), or past what is left of the order, is recorded as not shared and credits nothing. The
+// earners' rows are locked (in id order) before their day's shares are summed, so concurrent payments
+// are counted one after the other and never pass the cap together. A share is pending (the earner's
+// pending figure) until the order's payment time plus the system settings' profit days, then released
+// to the withdrawable balance (`releaseDue`); a refund reverses it from where it is. The owner is
+// credited the order less the shares credited to others. Settings are made by a superior who sees both
+// the agent and the page (profit.ts), so shares stay inside one subtree.
+import type { Db, Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
-import { post, type Movement } from "./ledger.ts";
+import { lockAgents, post, type Movement } from "./ledger.ts";
 import { PAID_STATES } from "../../../src/schema/groups.ts";
+import { moneyRules, type MoneyRules } from "./money-store.ts";
+
+const DAY_MS = 86_400_000;
 
 interface OrderRow {
   id: number;
@@ -55,6 +63,7 @@ export function sharesOf(
   page: { profit_model: string | null; max_profit: number | null } | undefined,
   settings: Setting[],
   sharedToday: (earner: number, day: string) => number,
+  systemDailyMax = 0,
 ): Share[] {
   if (!page) return [];
   const base =
@@ -72,8 +81,12 @@ export function sharesOf(
     if (Number(page.max_profit) > 0) amount = Math.min(amount, Number(page.max_profit));
     if (Number(s.per_order_amount) > 0) amount = Math.min(amount, Number(s.per_order_amount));
     if (amount <= 0) continue;
-    const dailyMax = Number(s.daily_max_amount ?? 0);
-    const withinDay = dailyMax <= 0 || sharedToday(s.agent_id, dayOf(order.pay_time)) + amount <= dailyMax;
+    // Both daily maximums hold (0 or none is no maximum): the lower one binds.
+    const dailyMax = Math.min(
+      ...[Number(s.daily_max_amount ?? 0), Number(systemDailyMax)].filter((v) => v > 0),
+      Number.POSITIVE_INFINITY,
+    );
+    const withinDay = sharedToday(s.agent_id, dayOf(order.pay_time)) + amount <= dailyMax;
     const shared = withinDay && amount <= left;
     if (shared) left -= amount;
     shares.push({ earner: Number(s.agent_id), earnerPath: s.agent_path, amount, shared });
@@ -81,11 +94,17 @@ export function sharesOf(
   return shares;
 }
 
+/** When a share of an order paid at `at` becomes withdrawable: `profitDays` days later. */
+export const availableAt = (at: string | Date, profitDays: number): Date =>
+  new Date(new Date(at).getTime() + profitDays * DAY_MS);
+
 /**
  * Records the payments of the given paid orders (those not recorded yet): the owners' income, the
- * superiors' profit records and shares, all through the ledger. Answers how many orders it recorded.
+ * superiors' profit records and shares, all through the ledger. A share is pending until its profit days
+ * have passed by `now` (a payment recorded later than that is withdrawable at once). Answers how many
+ * orders it recorded.
  */
-export async function recordPayments(tx: Queryable, orderIds: number[]): Promise<number> {
+export async function recordPayments(tx: Queryable, orderIds: number[], now = new Date()): Promise<number> {
   if (orderIds.length === 0) return 0;
   const { rows: orders } = await tx.query<OrderRow>(
     `select id, order_no, agent_id, money, cost_money, pay_time, pay_type, page_id, application_id, machine_id
@@ -120,9 +139,12 @@ export async function recordPayments(tx: Queryable, orderIds: number[]): Promise
     [pageIds],
   );
   for (const s of settings) s.page_id = Number(s.page_id);
-  // What each earner was already credited on the days these orders fall on (daily maximum).
+  const rules: MoneyRules = await moneyRules(tx);
+  // What each earner was already credited on the days these orders fall on (daily maximum), summed once
+  // the earners (and owners) are locked: a concurrent payment to one of them waits for this one.
   const days = [...new Set(orders.map((o) => dayOf(o.pay_time)))];
   const earnerIds = [...new Set(settings.map((s) => Number(s.agent_id)))];
+  await lockAgents(tx, [...earnerIds, ...owners.rows.map((r) => Number(r.id))]);
   const today = new Map<string, number>();
   if (earnerIds.length) {
     const { rows } = await tx.query<{ agent_id: number; day: string; total: number }>(
@@ -136,7 +158,7 @@ export async function recordPayments(tx: Queryable, orderIds: number[]): Promise
     for (const r of rows) today.set(`${r.agent_id}:${r.day}`, Number(r.total));
   }
   const movements: Movement[] = [];
-  const records: unknown[][] = [[], [], [], [], [], [], [], [], [], []];
+  const records: unknown[][] = [[], [], [], [], [], [], [], [], [], [], [], []];
   const profited: number[] = [];
   for (const order of orders) {
     const at = new Date(order.pay_time).toISOString();
@@ -146,7 +168,10 @@ export async function recordPayments(tx: Queryable, orderIds: number[]): Promise
       pages.get(Number(order.page_id)),
       settings,
       (e, d) => today.get(`${e}:${d}`) ?? 0,
+      rules.maxDailyProfit,
     );
+    const available = availableAt(at, rules.profitDays);
+    const pending = available.getTime() > now.getTime();
     let credited = 0;
     for (const share of shares) {
       const key = `${share.earner}:${dayOf(at)}`;
@@ -161,6 +186,8 @@ export async function recordPayments(tx: Queryable, orderIds: number[]): Promise
         share.amount,
         share.shared ? "shared" : "not_shared",
         at,
+        share.shared ? available.toISOString() : null,
+        share.shared && !pending ? at : null,
       ].forEach((v, i) => records[i].push(v));
       if (!share.shared) continue;
       credited += share.amount;
@@ -169,7 +196,7 @@ export async function recordPayments(tx: Queryable, orderIds: number[]): Promise
         agentId: share.earner,
         kind: "profit_share",
         amount: share.amount,
-        balance: share.amount,
+        ...(pending ? { frozen: share.amount } : { balance: share.amount }),
         revenue: share.amount,
         orderId: order.id,
         orderNo: order.order_no,
@@ -193,10 +220,10 @@ export async function recordPayments(tx: Queryable, orderIds: number[]): Promise
   }
   if (records[0].length) {
     await tx.query(
-      `insert into ${q("profit_record")} (order_no, order_id, agent_id, agent_path, page_id, machine_id, application_id, amount, status, type, refunded_amount, created_at, updated_at)
-       select o, oi, a, ap, p, m, ap2, amt, st, 'normal', 0, at, at
-         from unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], $10::timestamptz[])
-           as r(o, oi, a, ap, p, m, ap2, amt, st, at)`,
+      `insert into ${q("profit_record")} (order_no, order_id, agent_id, agent_path, page_id, machine_id, application_id, amount, status, type, refunded_amount, created_at, updated_at, available_at, released_at)
+       select o, oi, a, ap, p, m, ap2, amt, st, 'normal', 0, at, at, av, rel
+         from unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
+           as r(o, oi, a, ap, p, m, ap2, amt, st, at, av, rel)`,
       records,
     );
   }
@@ -216,7 +243,9 @@ export interface RefundStep {
 /**
  * Reverses, for each refund step, what the order's payment credited, in proportion to the refunded part
  * of the order: each shared profit share is reversed to round(share × refunded / paid), the owner bears
- * the rest of the refund. A full refund marks every profit record of the order refunded.
+ * the rest of the refund. A share still pending is reversed from the pending figure, a released one
+ * from the balance: the profit records are locked first, so a release at the same moment goes before or
+ * after, never between. A full refund marks every profit record of the order refunded.
  */
 export async function recordRefunds(tx: Queryable, steps: RefundStep[]): Promise<void> {
   const effective = steps.filter((s) => s.after > s.before);
@@ -237,9 +266,12 @@ export async function recordRefunds(tx: Queryable, steps: RefundStep[]): Promise
     amount: number;
     refunded_amount: number | null;
     status: string;
+    pending: boolean;
   }>(
-    `select id, order_id, agent_id, amount, refunded_amount, status from ${q("profit_record")}
-      where order_id = any($1) and type = 'normal' order by id`,
+    `select id, order_id, agent_id, amount, refunded_amount, status,
+            (released_at is null and available_at is not null) as pending
+       from ${q("profit_record")}
+      where order_id = any($1) and type = 'normal' order by id for update`,
     [ids],
   );
   const movements: Movement[] = [];
@@ -268,7 +300,7 @@ export async function recordRefunds(tx: Queryable, steps: RefundStep[]): Promise
         agentId: Number(share.agent_id),
         kind: "profit_reversal",
         amount: delta,
-        balance: -delta,
+        ...(share.pending ? { frozen: -delta } : { balance: -delta }),
         revenue: -delta,
         orderId: step.orderId,
         orderNo: order.order_no,
@@ -295,4 +327,52 @@ export async function recordRefunds(tx: Queryable, steps: RefundStep[]): Promise
       updates,
     );
   await post(tx, movements);
+}
+
+/**
+ * Releases the shares whose profit days have passed by `now` (of these agents, or of all): what is left
+ * of each (its amount less what refunds reversed) moves from pending to withdrawable. The update that
+ * marks a share released is the one that picks it, so two releases at once move each share once.
+ * Answers how many shares it released.
+ */
+export async function releaseDue(tx: Queryable, options: { agentIds?: number[]; now?: Date } = {}): Promise<number> {
+  const now = (options.now ?? new Date()).toISOString();
+  const { rows } = await tx.query<{ agent_id: number; order_id: number; order_no: string; left: number }>(
+    `update ${q("profit_record")}
+        set released_at = $1, updated_at = now(), version = version + 1
+      where released_at is null and available_at <= $1 and status <> 'not_shared'
+        and ($2::bigint[] is null or agent_id = any($2))
+      returning agent_id, order_id, order_no, amount - coalesce(refunded_amount, 0) as left`,
+    [now, options.agentIds ?? null],
+  );
+  if (rows.length === 0) return 0;
+  await post(
+    tx,
+    rows.map((r) => ({
+      agentId: Number(r.agent_id),
+      kind: "profit_release" as const,
+      amount: Number(r.left),
+      frozen: -Number(r.left),
+      balance: Number(r.left),
+      orderId: Number(r.order_id),
+      orderNo: r.order_no,
+      at: now,
+    })),
+  );
+  return rows.length;
+}
+
+/** How often the running server releases the shares that came due (a withdrawal request releases its own first). */
+export const RELEASE_EVERY_MS = 60_000;
+
+/** Releases due shares now and every minute while the server runs; answers how to stop. */
+export function startReleasing(db: Db): () => void {
+  const run = () =>
+    void db
+      .transaction((tx) => releaseDue(tx))
+      .catch((error: unknown) => console.error("Releasing due profit shares failed:", error));
+  run();
+  const timer = setInterval(run, RELEASE_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

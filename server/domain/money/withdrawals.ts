@@ -1,4 +1,5 @@
-// Withdrawals: the request moves the amount from the agent's balance to its pending figure at once;
+// Withdrawals: the request moves the amount from the agent's balance to its pending figure at once
+// (profit shares past their profit days are released to the balance first, in the same transaction);
 // refusing returns it; confirming the payout pays out the amount less the fee (both recorded). Each is
 // the side effect of its state change, in its transaction, so it happens exactly once.
 import type { Queryable } from "../../db/db.ts";
@@ -7,6 +8,7 @@ import type { TransitionEffect } from "../../entities/domain.ts";
 import type { Row } from "../../entities/repository.ts";
 import { forbidden } from "../../core/errors.ts";
 import { post } from "./ledger.ts";
+import { releaseDue } from "./orders.ts";
 import * as store from "./money-store.ts";
 
 export interface WithdrawalRequest {
@@ -34,6 +36,8 @@ export async function requestWithdrawal(
   request: WithdrawalRequest,
   at = new Date(),
 ): Promise<Row> {
+  // Shares whose profit days have just passed count towards the balance this request draws on.
+  await releaseDue(tx, { agentIds: [agent.id], now: at });
   const fee = await feeOf(tx, request.amount);
   const withdrawal = await store.insertWithdrawal(tx, {
     agentId: agent.id,

@@ -245,6 +245,7 @@ export const statistics = defineArea({
         turnover: num(r.turnover),
         revenue: num(r.revenue),
         withdrawable: num(r.withdrawable),
+        pending: num(r.pending),
       }));
     },
   },

@@ -176,7 +176,7 @@ export const pendingWithdrawals = (db: Queryable, scope: Scope): Promise<number>
 /** The agent's direct sub-agents, each with its whole subtree's devices and this month's turnover and revenue. */
 export async function team(db: Queryable, agentId: number): Promise<Record<string, unknown>[]> {
   const { rows } = await db.query<Record<string, unknown>>(
-    `select a.id, a.nickname, coalesce(a.withdrawable, 0) as withdrawable,
+    `select a.id, a.nickname, coalesce(a.withdrawable, 0) as withdrawable, coalesce(a.frozen, 0) as pending,
                 (select count(*) from ${q("machine")} m where m.deleted_at is null and m.agent_path like a.agent_path || '%') as devices,
                 (select coalesce(sum(s.turnover), 0) from stat_order_day s
                   where s.agent_path like a.agent_path || '%' and s.day >= date_trunc('month', ${TODAY})::date) as turnover,
@@ -184,7 +184,7 @@ export async function team(db: Queryable, agentId: number): Promise<Record<strin
                   where r.agent_path like a.agent_path || '%' and r.day >= date_trunc('month', ${TODAY})::date) as revenue
            from ${q("agent")} a
           where a.deleted_at is null and a.pid = $1
-          order by 5 desc, a.id`,
+          order by 6 desc, a.id`,
     [agentId],
   );
   return rows;

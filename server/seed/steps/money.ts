@@ -107,6 +107,7 @@ async function recordDay(seed: Seed, from: Date, to: Date): Promise<void> {
     await recordPayments(
       tx,
       paid.slice(i, i + 20_000).map((r) => Number(r.id)),
+      seed.now,
     );
   const { rows: refunded } = await tx.query<{ id: number; refund_money: number; refund_time: Date }>(
     `select id, refund_money, refund_time from ${q("order")}
