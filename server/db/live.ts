@@ -20,7 +20,13 @@ const TODAY = `(now() at time zone '${BUSINESS_TIME_ZONE}')::date`;
 /**
  * A device's live state, in this order: inactive (no hardware bound, or it never reported), offline (no
  * report within the online window), out of stock (a shelved lane with goods is empty), low battery, near
- * expiry (expiring within the near-expiry days of the settings), online. Its stock state: out_of_stock
+ * expiry, online. Near expiry: the device's own expiry date, or the goods in a shelved lane, expire within
+ * the near-expiry days (the owner's goods settings' expire_day, else the system's near_expiry_days). The
+ * goods in a lane expire their shelf life after the oldest of them was loaded: the goods' own valid_days,
+ * else the owner's goods settings' goods_days, else the system's goods_valid_days (0 is none: no expiry).
+ * The oldest loaded is found from the lane's restock records of its goods, first in first out: going back
+ * from the newest, the restock at which the records reach what is left (the earliest one when they never
+ * do, as when stock was put in before records were kept). Its stock state: out_of_stock
  * when a shelved lane with goods is empty, low_stock when one is at or below the stock alert quantity of
  * the settings, else in_stock. Its takings: the stat_machine_day roll-up (paid orders less refunds, by the
  * business day they were paid): today, the last 7 and 30 days counting today, and in all.
@@ -39,11 +45,14 @@ select ${columns},
             when m.last_report_at < now() - interval '${ONLINE_WINDOW_MINUTES} minutes' then 'offline'
             when l.empty > 0 then 'out_of_stock'
             when m.battery_level < ${LOW_BATTERY_PERCENT} then 'low_battery'
-            when m.expiry_date <= ${TODAY} + st.near_days then 'near_expiry'
+            when m.expiry_date <= ${TODAY} + coalesce(nullif(gs.expire_day, 0), st.near_days)::int then 'near_expiry'
+            when l.expires_on <= ${TODAY} + coalesce(nullif(gs.expire_day, 0), st.near_days)::int then 'near_expiry'
             else 'online' end as status
   from "machine" m
-  cross join (select coalesce(max(stock_alert_quantity), 0) as alert, coalesce(max(near_expiry_days), 0)::int as near_days
+  cross join (select coalesce(max(stock_alert_quantity), 0) as alert, coalesce(max(near_expiry_days), 0)::int as near_days,
+                     max(nullif(goods_valid_days, 0)) as valid_days
                 from "system_setting") st
+  left join "goods_setting" gs on gs.singleton_key = m.agent_path
   left join lateral (
         select sum(d.takings) as total_money, sum(d.orders) as total_number,
                sum(d.takings) filter (where d.day > ${TODAY} - 30) as month_money,
@@ -51,8 +60,19 @@ select ${columns},
                sum(d.takings) filter (where d.day = ${TODAY}) as day_money
           from stat_machine_day d where d.machine_id = m.id) t on true
   left join lateral (
-        select count(*) filter (where c."left" = 0) as empty, count(*) filter (where c."left" <= st.alert) as low
+        select count(*) filter (where c."left" = 0) as empty, count(*) filter (where c."left" <= st.alert) as low,
+               min((lo.at at time zone '${BUSINESS_TIME_ZONE}')::date
+                   + coalesce(g.valid_days, nullif(gs.goods_days, 0), st.valid_days)::int) as expires_on
           from "machine_channel" c
+          left join "goods" g on g.id = c.goods_id
+          left join lateral (
+                select coalesce(
+                         (select r.restocked_at
+                            from (select restocked_at, sum(quantity) over (order by restocked_at desc, id desc) as upto
+                                    from "machine_restock" where channel_id = c.id and goods_id = c.goods_id) r
+                           where r.upto >= c."left" order by r.upto limit 1),
+                         (select min(restocked_at) from "machine_restock" where channel_id = c.id and goods_id = c.goods_id))
+                       as at) lo on c."left" > 0
          where c.machine_id = m.id and c.shelf_status = 1 and c.goods_id is not null) l on true`;
 
 /** An outlet's live devices, and the operators bound to them (its team). */

@@ -34,6 +34,7 @@ import machineInit from "../../schemas/operations/machine-init.json" with { type
 import machineQrcode from "../../schemas/operations/machine-qrcode.json" with { type: "json" };
 import machineReplenishmentCheck from "../../schemas/operations/machine-replenishment-check.json" with { type: "json" };
 import machineReplenishmentGoods from "../../schemas/operations/machine-replenishment-goods.json" with { type: "json" };
+import machineSaleTerms from "../../schemas/operations/machine-sale-terms.json" with { type: "json" };
 import machineStatistics from "../../schemas/operations/machine-statistics.json" with { type: "json" };
 import machineTowelSet from "../../schemas/operations/machine-towel-set.json" with { type: "json" };
 import machineUnbindMacname from "../../schemas/operations/machine-unbind-macname.json" with { type: "json" };
@@ -119,6 +120,7 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "machine-qrcode": machineQrcode as unknown as JsonSchemaOperation,
   "machine-replenishment-check": machineReplenishmentCheck as unknown as JsonSchemaOperation,
   "machine-replenishment-goods": machineReplenishmentGoods as unknown as JsonSchemaOperation,
+  "machine-sale-terms": machineSaleTerms as unknown as JsonSchemaOperation,
   "machine-statistics": machineStatistics as unknown as JsonSchemaOperation,
   "machine-towel-set": machineTowelSet as unknown as JsonSchemaOperation,
   "machine-unbind-macname": machineUnbindMacname as unknown as JsonSchemaOperation,
@@ -204,6 +206,7 @@ export type OperationCall =
   | "machine-qrcode"
   | "machine-replenishment-check"
   | "machine-replenishment-goods"
+  | "machine-sale-terms"
   | "machine-statistics"
   | "machine-towel-set"
   | "machine-unbind-macname"

@@ -416,6 +416,10 @@ export interface Goods {
   down_price: Money;
   stock?: number;
   stock_warning?: number;
+  /**
+   * Shelf life: the days goods keep after they are loaded into a lane. Without one, the owner's goods settings (goods_days), else the system's goods valid days, are used; the device shows near expiry from it (server/db/live.ts).
+   */
+  valid_days?: number;
   open_spec?: Switch;
   spec_name?: string;
   spec_attributes?: {
@@ -1276,6 +1280,12 @@ export interface MachineReplenishmentGoodsInput {
   }[];
 }
 /**
+ * What the device and the customer mini program read to sell from a device, from the settings that act there rather than in the console: the multi-item discounts of the goods settings of the agent that owns the device (is_discount, two_discount, three_discount: the price of the second and of the third item as a fraction of its price, while is_discount is on) and the system's deposit per device (machine_deposit, in minor units), with the currency. Each answer reads the settings as they are now; null where a setting is not set.
+ */
+export interface MachineSaleTermsInput {
+  machine_id: number;
+}
+/**
  * The device list (its paging, sort and filters) with each device's takings from its orders: today, the last 7 and 30 days, and in all.
  */
 export interface MachineStatisticsInput {}
@@ -1678,6 +1688,15 @@ export interface MachineReplenishmentGoodsAnswer {
   count: number;
   quantity: number;
 }
+export interface MachineSaleTermsAnswer {
+  machine_id: number;
+  agent_id: number;
+  currency: null | ("CNY" | "USD" | "KHR" | "THB");
+  machine_deposit: null | Money;
+  is_discount: Switch;
+  two_discount: null | Fraction;
+  three_discount: null | Fraction;
+}
 export interface ManageProfitUserAnswer {
   id: number;
   settings: {
@@ -1958,6 +1977,7 @@ export interface OperationInputs {
   "machine-qrcode": MachineQrcodeInput;
   "machine-replenishment-check": MachineReplenishmentCheckInput;
   "machine-replenishment-goods": MachineReplenishmentGoodsInput;
+  "machine-sale-terms": MachineSaleTermsInput;
   "machine-statistics": MachineStatisticsInput;
   "machine-towel-set": MachineTowelSetInput;
   "machine-unbind-macname": MachineUnbindMacnameInput;
@@ -2023,6 +2043,7 @@ export interface OperationAnswers {
   "machine-import-confirm": MachineImportConfirmAnswer;
   "machine-replenishment-check": MachineReplenishmentCheckAnswer;
   "machine-replenishment-goods": MachineReplenishmentGoodsAnswer;
+  "machine-sale-terms": MachineSaleTermsAnswer;
   "manage-profit-page": ManageProfitPageAnswer;
   "manage-profit-user": ManageProfitUserAnswer;
   "manage-role-down": ManageRoleDownAnswer;

@@ -136,6 +136,28 @@ export const settingsHandlers: Handlers = {
     };
   },
 
+  // The settings the device and the customer mini program act on, for one device: its owner's multi-item
+  // discounts and the platform's deposit per device, as they are now (README "Settings and what reads them").
+  "machine-sale-terms": async ({ ctx, input }) => {
+    const db = sqlOf(ctx);
+    const device = await deviceOfKind(ctx, db, input.machine_id);
+    const goods = await repo.singleton(db, modelOf("goods_setting"), device.agent_path as string);
+    const system = await repo.singleton(db, modelOf("system_setting"), "global");
+    const fraction = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    return {
+      machine_id: Number(device.id),
+      agent_id: Number(device.agent_id),
+      currency: (system?.currency as "CNY" | "USD" | "KHR" | "THB" | null | undefined) ?? null,
+      machine_deposit:
+        system?.machine_deposit === null || system?.machine_deposit === undefined
+          ? null
+          : Number(system.machine_deposit),
+      is_discount: Number(goods?.is_discount ?? 0) === 1 ? 1 : 0,
+      two_discount: fraction(goods?.two_discount),
+      three_discount: fraction(goods?.three_discount),
+    };
+  },
+
   "renovation-all-my": async ({ ctx, input }) => {
     const db = sqlOf(ctx);
     // A page for a device's kind (settings-store.ts pagesOf), or any of the caller's agent's.
