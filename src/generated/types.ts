@@ -354,6 +354,10 @@ export interface CleanRecord {
   machine_id: number;
   operator_id?: number;
   goods_id?: number;
+  /**
+   * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.
+   */
+  goods_name?: string;
   quantity?: number;
   money?: Money;
   cleaned_at: string;
@@ -605,6 +609,10 @@ export interface MachineRestock {
   channel_number: number;
   goods_id?: number;
   /**
+   * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.
+   */
+  goods_name?: string;
+  /**
    * Read-only: set by the server.
    */
   quantity: number;
@@ -701,6 +709,10 @@ export interface Order {
    * The goods sold: the lane's goods when the order was placed (set by the server), so that stock consumption keeps naming it after the lane changes.
    */
   goods_id?: number;
+  /**
+   * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.
+   */
+  goods_name?: string;
   quantity?: number;
   delivered_quantity?: number;
   is_shipped?: Switch;
@@ -837,6 +849,10 @@ export interface ProfitRecord {
   agent_id: number;
   page_id?: number;
   machine_id?: number;
+  /**
+   * The device's name when the row was written: shown once the device is destroyed. Read-only: set by the server.
+   */
+  mac_name?: string;
   application_id?: number;
   amount: Money;
   refunded_amount?: Money;
@@ -942,6 +958,14 @@ export interface ShopGroup {
 export interface StockConsumption {
   goods_id: number;
   machine_id: number;
+  /**
+   * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.
+   */
+  goods_name?: string;
+  /**
+   * The device's name when the row was written: shown once the device is destroyed. Read-only: set by the server.
+   */
+  mac_name?: string;
   agent_id?: number;
   quantity: number;
   money: Money;
