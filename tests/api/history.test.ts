@@ -4,6 +4,7 @@
 // kept names, the export, the prices). A live reference (a plan's lane, an operator's binding) still
 // refuses the destroy, naming what uses the record.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "../../server/db/migrate.ts";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
 import { Fixtures, type ListData, type Row } from "./fixtures.ts";
 
@@ -183,5 +184,24 @@ describe("destroying what history names", () => {
     const destroy = await agentA.del(`/merchant/machine-recycle-destroy?id=${device.id as number}`);
     expect(destroy.status).toBe(409);
     expect((await t.db.query(`select 1 from machine_channel where machine_id = $1`, [device.id])).rows).toHaveLength(1);
+  });
+});
+
+describe("a database from before the copies", () => {
+  it("gets the column with the title each row's record has now (a row whose record is gone keeps none)", async () => {
+    const goods = await fx.createRecord("goods", "agent_a", { title: "Towel Pack" });
+    const kept = await fx.insertRecord("clean_record", "agent_a", { goods_id: goods.id });
+    const orphan = await fx.insertRecord("clean_record", "agent_a", { goods_id: goods.id });
+    await t.db.query(`alter table clean_record drop column goods_name`);
+    await t.db.query(`update clean_record set goods_id = $2 where id = $1`, [orphan.id, 999_999_999]);
+    expect((await migrate(t.db)).statements).toEqual([
+      `alter table "clean_record" add column "goods_name" text`,
+      `update "clean_record" r set "goods_name" = t."title" from "goods" t
+          where r."goods_name" is null and t.id = r."goods_id"`,
+    ]);
+    const { rows } = await t.db.query<Row>(`select id, goods_name from clean_record where id = any($1) order by id`, [
+      [kept.id, orphan.id],
+    ]);
+    expect(rows.map((r) => r.goods_name)).toEqual(["Towel Pack", null]);
   });
 });
