@@ -259,7 +259,7 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
     const relation = raw["x-relation"];
     if (relation && !names.has(relation.entity)) add(`${path}/x-relation/entity`, `no entity "${relation.entity}"`);
     if (relation?.history) {
-      // History keeps the title it was written with: a text field of the row, on a relation of one id.
+      // History keeps the title it was written with: a field of the row, on a relation of one id.
       const copy = relation.titleCopy;
       const target = project.entities.find((e) => e.$id === relation.entity);
       if (node.type !== "integer") add(`${path}/x-relation/history`, `a history relation holds one id`);
