@@ -258,6 +258,16 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
     }
     const relation = raw["x-relation"];
     if (relation && !names.has(relation.entity)) add(`${path}/x-relation/entity`, `no entity "${relation.entity}"`);
+    if (relation?.history) {
+      // History keeps the title it was written with: a field of the row, on a relation of one id.
+      const copy = relation.titleCopy;
+      const target = project.entities.find((e) => e.$id === relation.entity);
+      if (node.type !== "integer") add(`${path}/x-relation/history`, `a history relation holds one id`);
+      if (copy && (!props[copy] || !["string", "integer"].includes(resolved(copy).type as string)))
+        add(`${path}/x-relation/titleCopy`, `"${copy}" is not a text or number property`);
+      if (!copy && target?.["x-entity"].titleField)
+        add(`${path}/x-relation`, `history of a titled record keeps its title: name the field in titleCopy`);
+    }
     if (raw.$ref && !raw.$ref.startsWith("defs#") && !names.has(raw.$ref))
       add(`${path}/$ref`, `no schema "${raw.$ref}"`);
     for (const [group, values] of Object.entries(raw["x-groups"] ?? {}))

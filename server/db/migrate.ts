@@ -2,7 +2,7 @@
 // drops or changes anything by itself; what it did is recorded in sys_migration with the time.
 import { createHash } from "node:crypto";
 import type { Db } from "./db.ts";
-import { storedModels, type EntityModel } from "../model/model.ts";
+import { modelOf, storedModels, type EntityModel } from "../model/model.ts";
 import { checkLiveViews, liveViews } from "./live.ts";
 import { REBUILD_ROLLUPS, ROLLUP_ROUTINES, ROLLUP_TABLES } from "./rollups.ts";
 import { q } from "../core/sql.ts";
@@ -209,6 +209,27 @@ async function refuseDuplicates(db: Db, table: string, unique: { fields: string[
     );
 }
 
+/**
+ * History's copies of titles (x-relation.titleCopy) where a row has none: the title its record has now
+ * (a row whose record is already gone keeps none, and shows "#id"). The migration runs them on columns
+ * it just added (`only`), the demo seed on everything it loaded.
+ */
+export function titleCopies(only?: Set<string>): string[] {
+  const statements: string[] = [];
+  for (const model of storedModels())
+    for (const field of model.fields.values()) {
+      const relation = field.node["x-relation"];
+      const copy = relation?.titleCopy;
+      if (!copy || (only && !only.has(`${model.table}.${copy}`))) continue;
+      const target = modelOf(relation.entity);
+      statements.push(
+        `update ${q(model.table)} r set ${q(copy)} = t.${q(target.titleField!)} from ${q(target.table)} t
+          where r.${q(copy)} is null and t.id = r.${q(field.name)}`,
+      );
+    }
+  return statements;
+}
+
 export interface MigrationReport {
   statements: string[];
 }
@@ -235,6 +256,8 @@ export async function migrate(db: Db): Promise<MigrationReport> {
     ).rows.map((r) => r.indexname),
   );
   const created = new Set<string>();
+  /** Columns added to tables that were there ("table.column"). */
+  const added = new Set<string>();
   const specs: TableSpec[] = [...SYSTEM_TABLES, ...storedModels().map(entityTable), ...ROLLUP_TABLES];
   for (const spec of specs) {
     if (!tables.has(spec.name)) {
@@ -244,8 +267,9 @@ export async function migrate(db: Db): Promise<MigrationReport> {
       );
     } else {
       for (const [c, type] of spec.columns) {
-        if (!columns.has(`${spec.name}.${c}`))
-          statements.push(`alter table ${q(spec.name)} add column ${q(c)} ${type.replace(" primary key", "")}`);
+        if (columns.has(`${spec.name}.${c}`)) continue;
+        added.add(`${spec.name}.${c}`);
+        statements.push(`alter table ${q(spec.name)} add column ${q(c)} ${type.replace(" primary key", "")}`);
       }
     }
     for (const idx of spec.indexes) {
@@ -254,6 +278,7 @@ export async function migrate(db: Db): Promise<MigrationReport> {
       statements.push(idx.sql);
     }
   }
+  statements.push(...titleCopies(added));
   // Functions and triggers (the statistics roll-ups): (re)created when their text changed.
   const versions = new Map(
     tables.has("sys_state")

@@ -151,10 +151,12 @@ const orderDelta = (row: "old" | "new", sign: "+" | "-") => {
 const stockDelta = (row: "old" | "new", sign: "+" | "-") => `
   if ${row}.goods_id is not null and ${row}.machine_id is not null
      and (coalesce(${row}.delivered_quantity, 0) <> 0 or ${TAKING(row)}) then
-    insert into ${STOCK} as s (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked)
+    insert into ${STOCK} as s (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked,
+                               goods_name, mac_name)
     select m.id, ${row}.goods_id, ${businessDay(`coalesce(${row}.pay_time, ${row}.order_time)`)}, m.agent_id, m.agent_path,
            ${sign}coalesce(${row}.delivered_quantity, 0),
-           ${sign}(case when ${TAKING(row)} then ${row}.money - coalesce(${row}.refund_money, 0) else 0 end), 0
+           ${sign}(case when ${TAKING(row)} then ${row}.money - coalesce(${row}.refund_money, 0) else 0 end), 0,
+           coalesce((select g.title from "goods" g where g.id = ${row}.goods_id), ${row}.goods_name), m.mac_name
       from "machine" m where m.id = ${row}.machine_id
     on conflict (machine_id, goods_id, "date") do update
        set quantity = s.quantity + excluded.quantity, money = s.money + excluded.money, updated_at = now();
@@ -245,8 +247,10 @@ end $$`,
       `create or replace function stat_restock_change() returns trigger language plpgsql as $$
 begin
   if new.goods_id is not null then
-    insert into ${STOCK} as s (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked)
-    values (new.machine_id, new.goods_id, ${businessDay("new.restocked_at")}, new.agent_id, new.agent_path, 0, 0, new.quantity)
+    insert into ${STOCK} as s (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked,
+                               goods_name, mac_name)
+    values (new.machine_id, new.goods_id, ${businessDay("new.restocked_at")}, new.agent_id, new.agent_path, 0, 0, new.quantity,
+            new.goods_name, new.mac_name)
     on conflict (machine_id, goods_id, "date") do update
        set restocked = s.restocked + excluded.restocked, updated_at = now();
   end if;
@@ -284,18 +288,21 @@ export const REBUILD_ROLLUPS: string[] = [
    select ${businessDay("paid_at")}, agent_id, min(agent_path), sum(revenue_change)
      from "payment_record" where revenue_change <> 0 group by 1, 2`,
   `delete from ${STOCK}`,
-  `insert into ${STOCK} (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked)
-   select s.machine_id, s.goods_id, s.day, m.agent_id, m.agent_path, sum(s.sold), sum(s.money), sum(s.restocked)
+  `insert into ${STOCK} (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked, goods_name, mac_name)
+   select s.machine_id, s.goods_id, s.day, m.agent_id, m.agent_path, sum(s.sold), sum(s.money), sum(s.restocked),
+          max(coalesce(g.title, s.goods_name)), max(m.mac_name)
      from (select o.machine_id, o.goods_id, ${businessDay("coalesce(o.pay_time, o.order_time)")} as day,
                   coalesce(o.delivered_quantity, 0) as sold,
-                  case when ${TAKING("o")} then o.money - coalesce(o.refund_money, 0) else 0 end as money, 0 as restocked
+                  case when ${TAKING("o")} then o.money - coalesce(o.refund_money, 0) else 0 end as money, 0 as restocked,
+                  o.goods_name
              from "order" o
             where o.goods_id is not null and o.machine_id is not null
               and (coalesce(o.delivered_quantity, 0) <> 0 or ${TAKING("o")})
            union all
-           select r.machine_id, r.goods_id, ${businessDay("r.restocked_at")}, 0, 0, r.quantity
+           select r.machine_id, r.goods_id, ${businessDay("r.restocked_at")}, 0, 0, r.quantity, r.goods_name
              from "machine_restock" r where r.goods_id is not null) s
      join "machine" m on m.id = s.machine_id
+     left join "goods" g on g.id = s.goods_id
     group by 1, 2, 3, 4, 5`,
 ];
 

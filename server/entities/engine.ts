@@ -335,6 +335,8 @@ export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number
     // Deleting for good: never a record others still point at (references.ts).
     if (op === "destroy" || (op === "delete" && !model.recycle)) {
       await repo.lockRows(tx, model, unique);
+      // Another agent's record is not found, before the refusal could name it or what uses it.
+      if ((await repo.countInScope(tx, model, scope, unique)) !== unique.length) throw notFound();
       await refuseInUse(tx, ctx, model, unique);
     }
     // Recovering: never into a unique value a live record has taken meanwhile (the unique index holds

@@ -1,9 +1,11 @@
 // Records in use: which rows point at a record (x-relation, on a column, in a list of ids, or in a list
 // of objects such as a channel plan's lanes), worked out once from the schemas. A record others point at
 // cannot be deleted for good (destroyed, or deleted where the entity has no recycle bin): the refusal
-// names what uses it. Records in a recycle bin still count, so that recovering them finds what they
-// point at. Writers that point at a record lock it (key share, in checkRelations) and the deleter locks
-// the records first, so a reference cannot appear between the check and the delete.
+// names what uses it, unless the rows are history (x-relation.history: orders, restocks, ledger rows,
+// logs), which keep the record's title as written and read the same once it is gone. Records in a
+// recycle bin still count, so that recovering them finds what they point at. Writers that point at a
+// record lock it (key share, in checkRelations) and the deleter locks the records first, so a reference
+// cannot appear between the check and the delete.
 import type { Queryable } from "../db/db.ts";
 import { HttpError } from "../core/errors.ts";
 import { translate } from "../core/i18n.ts";
@@ -36,6 +38,9 @@ function references(): Map<string, Reference[]> {
       if (!field.stored) continue;
       const node = resolveNode(field.node);
       const column = q(field.name);
+      // History (an order's goods, a restock's device) keeps the title it was written with and lets the
+      // record go: only live references hold it.
+      if (node["x-relation"]?.history) continue;
       const direct = node["x-relation"]?.entity;
       if (direct && field.kind === "integer") {
         add(direct, { entity: model.name, table: model.table, target: `r.${column}` });

@@ -283,6 +283,17 @@ export async function lockRows(db: Queryable, model: EntityModel, ids: number[])
   await db.query(`select id from ${q(model.table)} where id = any($1) order by id for update`, [ids]);
 }
 
+/** How many of the ids are records in the caller's scope, live or in the recycle bin. */
+export async function countInScope(db: Queryable, model: EntityModel, scope: Scope, ids: number[]): Promise<number> {
+  const p = new Params();
+  const conditions = [`id = any(${p.add(ids)})`, ...scopeConditions(model, scope, p)];
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from ${q(model.table)}${where(conditions)}`,
+    p.values,
+  );
+  return Number(rows[0].n);
+}
+
 /** id and title of every record the caller may pick; `search` narrows by title. */
 export async function options(
   db: Queryable,

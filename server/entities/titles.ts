@@ -2,7 +2,8 @@
 // list of objects such as a channel plan's lanes), so a list shows "Phnom Penh Central" where the row
 // holds agent_id 2. One statement per page whatever the number of relations, and unscoped: a title is
 // shown to whoever may see the row that points at it (an operator sees its agent's name, an agent its
-// superior's), never more than the title. Records in a recycle bin keep their titles.
+// superior's), never more than the title. Records in a recycle bin keep their titles; history whose
+// record was destroyed shows the title it kept (x-relation.titleCopy).
 import type { Queryable } from "../db/db.ts";
 import { q } from "../core/sql.ts";
 import { modelOf, resolveNode, type EntityModel } from "../model/model.ts";
@@ -16,6 +17,8 @@ interface Pointer {
   target: string;
   /** Where the ids are: the column itself, a list of ids, or a property of each object in a list. */
   shape: "one" | "many" | { item: string };
+  /** History's copy of the title as written (x-relation.titleCopy), shown once the record is gone. */
+  copy?: string;
 }
 
 const pointersOf = new Map<string, Pointer[]>();
@@ -38,7 +41,8 @@ function pointers(model: EntityModel): Pointer[] {
         const target = resolveNode(child)["x-relation"]?.entity;
         if (titled(target)) found.push({ field: field.name, target, shape: { item: name } });
       }
-    } else if (titled(direct)) found.push({ field: field.name, target: direct, shape: "one" });
+    } else if (titled(direct))
+      found.push({ field: field.name, target: direct, shape: "one", copy: node["x-relation"]?.titleCopy });
   }
   pointersOf.set(model.name, found);
   return found;
@@ -84,5 +88,16 @@ export async function titlesOf(db: Queryable, model: EntityModel, rows: Row[]): 
     { samePlan: true },
   );
   for (const { e, id, t } of found) if (t !== null) (titles[e] ??= {})[Number(id)] = t;
+  // History whose record was destroyed reads the title it was written with.
+  for (const { field, target, copy } of pointers(model)) {
+    if (!copy) continue;
+    for (const row of rows) {
+      const id = row[field] === null || row[field] === undefined ? NaN : Number(row[field]);
+      const kept = row[copy];
+      if (kept === null || kept === undefined || !Number.isSafeInteger(id) || titles[target]?.[id] !== undefined)
+        continue;
+      (titles[target] ??= {})[id] = String(kept);
+    }
+  }
   return titles;
 }

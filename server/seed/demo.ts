@@ -15,6 +15,7 @@
 import type { Db } from "../db/db.ts";
 import { q } from "../core/sql.ts";
 import { rebuildRollups, setRollupTriggers } from "../db/rollups.ts";
+import { titleCopies } from "../db/migrate.ts";
 import { hashPassword } from "../core/passwords.ts";
 import { storedModels } from "../model/model.ts";
 import { openSeed, type Seed } from "./steps/kit.ts";
@@ -70,6 +71,8 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<SeedS
     // Loaded in bulk: the statistics roll-ups are computed once at the end, not row by row.
     await setRollupTriggers(tx, false);
     await seedSteps(openSeed(tx, { now, log, orders, hashes }));
+    // History keeps the titles of what it names (an order its goods' name), as the server writes them.
+    for (const statement of titleCopies()) await tx.query(statement);
     await setRollupTriggers(tx, true);
     await rebuildRollups(tx);
   });

@@ -52,6 +52,8 @@ export interface FieldView {
   enum?: (string | number)[];
   enumKey?: (value: string | number) => string;
   relation?: EntityName;
+  /** History's field keeping the related record's title as written (x-relation.titleCopy), shown once it is gone. */
+  titleCopy?: string;
   upload?: XUpload;
   /** The properties of a nested object, or of each object in a list (packages, lanes, tiers). */
   children?: FieldView[];
@@ -155,6 +157,7 @@ export function fieldView(
     enum: values,
     enumKey: values ? (value) => enumKey(enumAt.base, enumAt.path, value, enumDef) : undefined,
     relation: (node["x-relation"] ?? item?.node["x-relation"])?.entity as EntityName | undefined,
+    titleCopy: node["x-relation"]?.titleCopy,
     upload: node["x-upload"] ?? item?.node["x-upload"],
     children,
   };

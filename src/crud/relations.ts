@@ -42,6 +42,29 @@ function relatedIds(fields: FieldView[], rows: Record<string, unknown>[]): Map<E
   return wanted;
 }
 
+/**
+ * History (an order's goods, a restock's device) names what it was written with: a related record that
+ * is gone, and so has no title to show, reads the title the row kept (x-relation.titleCopy), not "#id".
+ */
+export function withTitleCopies(
+  fields: FieldView[],
+  rows: Record<string, unknown>[],
+  titles: Map<EntityName, Map<number, string>>,
+): Map<EntityName, Map<number, string>> {
+  for (const field of fields) {
+    if (!field.relation || !field.titleCopy) continue;
+    for (const row of rows) {
+      const id = row[field.name];
+      const kept = row[field.titleCopy];
+      if (typeof id !== "number" || kept === null || kept === undefined || kept === "") continue;
+      const known = titles.get(field.relation) ?? new Map<number, string>();
+      if (!known.has(id)) known.set(id, String(kept));
+      titles.set(field.relation, known);
+    }
+  }
+  return titles;
+}
+
 /** The query of some records' titles (lists and pickers share its cache entries; messages its call). */
 function titlesQuery(entity: EntityName, ids: Set<number>) {
   const sorted = [...ids].sort((a, b) => a - b);
@@ -71,7 +94,7 @@ export async function fetchRelationTitles(
       titles.set(entity, new Map(options.map((o) => [o.id, o.title])));
     }),
   );
-  return titles;
+  return withTitleCopies(fields, rows, titles);
 }
 
 /**
@@ -94,12 +117,12 @@ export function useRelationTitles(
   if (given) {
     for (const [entity, byId] of Object.entries(given))
       titles.set(entity as EntityName, new Map(Object.entries(byId).map(([id, title]) => [Number(id), title])));
-    return titles;
+    return withTitleCopies(fields, rows, titles);
   }
   targets.forEach(([entity], i) => {
     titles.set(entity, new Map((results[i].data ?? []).map((o) => [o.id, o.title])));
   });
-  return titles;
+  return withTitleCopies(fields, rows, titles);
 }
 
 /** Options for a picker, searched by title on the server (up to 500 per answer). */

@@ -358,6 +358,10 @@ export interface CleanRecord {
   machine_id: number;
   operator_id?: number;
   goods_id?: number;
+  /**
+   * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.
+   */
+  goods_name?: string;
   quantity?: number;
   money?: Money;
   cleaned_at: string;
@@ -613,6 +617,10 @@ export interface MachineRestock {
   channel_number: number;
   goods_id?: number;
   /**
+   * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.
+   */
+  goods_name?: string;
+  /**
    * Read-only: set by the server.
    */
   quantity: number;
@@ -709,6 +717,10 @@ export interface Order {
    * The goods sold: the lane's goods when the order was placed (set by the server), so that stock consumption keeps naming it after the lane changes.
    */
   goods_id?: number;
+  /**
+   * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.
+   */
+  goods_name?: string;
   quantity?: number;
   delivered_quantity?: number;
   is_shipped?: Switch;
@@ -846,6 +858,10 @@ export interface ProfitRecord {
   agent_id: number;
   page_id?: number;
   machine_id?: number;
+  /**
+   * The device's name when the row was written: shown once the device is destroyed. Read-only: set by the server.
+   */
+  mac_name?: string;
   application_id?: number;
   amount: Money;
   refunded_amount?: Money;
@@ -959,6 +975,14 @@ export interface ShopGroup {
 export interface StockConsumption {
   goods_id: number;
   machine_id: number;
+  /**
+   * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.
+   */
+  goods_name?: string;
+  /**
+   * The device's name when the row was written: shown once the device is destroyed. Read-only: set by the server.
+   */
+  mac_name?: string;
   agent_id?: number;
   quantity: number;
   money: Money;

@@ -63,7 +63,8 @@ export interface JsonSchemaNode {
   "x-money"?: true;
   "x-fraction"?: true;
   "x-immutable"?: true;
-  "x-relation"?: { entity: string };
+  /** history: the row records what the record was (it may be destroyed); titleCopy: the field keeping its title. */
+  "x-relation"?: { entity: string; history?: true; titleCopy?: string };
   "x-upload"?: XUpload;
   "x-certificate"?: "x509" | "private-key" | "pkcs12";
   "x-store"?: "hash" | "none" | "derived";

@@ -317,6 +317,18 @@ export class Fixtures {
     const values = { ...(await this.makeRecord(entity, owner, "sql", resolving)), ...overrides };
     const { id, path } = await this.owner(owner);
     if (model.scoped) Object.assign(values, { agent_id: id, agent_path: path });
+    // History keeps the title of what it names as it is now (x-relation.titleCopy), as the server writes it.
+    for (const field of model.fields.values()) {
+      const relation = field.node["x-relation"];
+      const copy = relation?.titleCopy;
+      if (!copy || copy in overrides || typeof values[field.name] !== "number") continue;
+      const target = modelOf(relation.entity);
+      const { rows } = await this.t.db.query<{ title: unknown }>(
+        `select "${target.titleField!}" as title from "${target.table}" where id = $1`,
+        [values[field.name]],
+      );
+      values[copy] = rows[0]?.title ?? null;
+    }
     let row = await repo.insert(this.t.db, model, values);
     if (entity === "agent") {
       // An agent's own row carries its place in the tree, below its superior's path.

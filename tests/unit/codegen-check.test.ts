@@ -107,11 +107,20 @@ describe("codegen:check", () => {
     const order = readJson("schemas/order.json");
     order.properties.shop_id["x-relation"].entity = "outlet";
     order["x-states"].use_status.transitions[0].to = "finished";
+    // History keeps the title of what it names, in a field the row has.
+    delete order.properties.goods_id["x-relation"].titleCopy;
+    order.properties.machine_id["x-relation"].titleCopy = "machine_label";
     writeJson("schemas/order.json", order);
     const result = messages((await check(dir)).problems);
     expect(result).toContain('schemas/order.json /properties/shop_id/x-relation/entity: no entity "outlet"');
     expect(result).toContain(
       'schemas/order.json /x-states/use_status/transitions/0/to: "finished" is not a value of "use_status"',
+    );
+    expect(result).toContain(
+      "schemas/order.json /properties/goods_id/x-relation: history of a titled record keeps its title: name the field in titleCopy",
+    );
+    expect(result).toContain(
+      'schemas/order.json /properties/machine_id/x-relation/titleCopy: "machine_label" is not a text or number property',
     );
   });
 

@@ -20,6 +20,11 @@ export const machines = defineArea({
   hooks: {
     ...settingsHooks,
     ...operatorHooks,
+    machine: {
+      async beforeBulk(ctx, op, ids) {
+        if (op === "destroy") await store.dropLanes(ctx.tx, ids);
+      },
+    },
   },
   files: importFiles,
   handlers: {

@@ -85,11 +85,12 @@ export async function recordRestock(
   by: Restocker,
 ): Promise<void> {
   await tx.query(
-    `insert into ${q("machine_restock")} (machine_id, mac_name, channel_id, channel_number, goods_id, quantity,
-                                              left_after, actor_kind, actor_id, actor_name, restocked_at,
+    `insert into ${q("machine_restock")} (machine_id, mac_name, channel_id, channel_number, goods_id, goods_name,
+                                              quantity, left_after, actor_kind, actor_id, actor_name, restocked_at,
                                               agent_id, agent_path)
-         select c.machine_id, $2, c.id, c.channel_number, c.goods_id, $3, c."left", $4, $5, $6, now(), c.agent_id, c.agent_path
-           from ${q("machine_channel")} c where c.id = $1`,
+         select c.machine_id, $2, c.id, c.channel_number, c.goods_id, coalesce(g.title, c.goods_name), $3, c."left",
+                $4, $5, $6, now(), c.agent_id, c.agent_path
+           from ${q("machine_channel")} c left join ${q("goods")} g on g.id = c.goods_id where c.id = $1`,
     [laneId, macName, quantity, by.kind, by.id, by.name],
   );
 }

@@ -81,6 +81,18 @@ export async function shareChargePlan(tx: Queryable, scope: Scope, id: number): 
 /** The tables whose rows belong to a device's owner and move with the device. */
 const DEVICE_RECORDS = ["machine_channel", "machine_restock", "machine_replacement", "stock_consumption"];
 
+/**
+ * A device destroyed from the recycle bin takes its lanes with it (they are its own, and no call removes
+ * them); what else still points at it refuses the destroy (references.ts), and the transaction with it.
+ */
+export async function dropLanes(tx: Queryable, ids: number[]): Promise<void> {
+  await tx.query(
+    `delete from ${q("machine_channel")} c using ${q("machine")} m
+      where m.id = c.machine_id and m.id = any($1::bigint[]) and m.deleted_at is not null`,
+    [ids],
+  );
+}
+
 /** Sets columns of the devices (names from the calls' schemas, never from input), a new version each. */
 export async function setColumns(tx: Queryable, ids: number[], values: Record<string, unknown>): Promise<void> {
   const names = Object.keys(values);

@@ -135,13 +135,15 @@ function orderParams(
 const h = (k: number) => `(hashint8extended(g, ${k}) & 9223372036854775807)`;
 const ORDER_SQL = `
   insert into ${q("order")} (order_no, mac_name, machine_id, application_id, agent_id, agent_path, shop_id, order_time, pay_time, pay_type,
-                             pay_status, money, refund_money, refund_request_time, refund_time, channel_number, goods_id, quantity, delivered_quantity,
+                             pay_status, money, refund_money, refund_request_time, refund_time, channel_number, goods_id, goods_name, quantity, delivered_quantity,
                              is_shipped, is_profit, is_drop, use_status, device_kind, page_id, cost_money, created_at, updated_at)
   with m as (
     select * from unnest($5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $23::text[], $24::bigint[])
       with ordinality as u(id, agent_id, agent_path, shop_id, mac_name, app_id, vend, region, tz, n_items, item_off, kind, page_id, idx)
   ), it as (
-    select * from unnest($17::int[], $18::int[], $25::int[], $26::bigint[]) with ordinality as u(channel, price, cost, goods, idx)
+    select u.*, gd.title as goods_title
+      from unnest($17::int[], $18::int[], $25::int[], $26::bigint[]) with ordinality as u(channel, price, cost, goods, idx)
+      left join ${q("goods")} gd on gd.id = u.goods
   ), r as (
     select g,
            ($16::int[])[1 + ${h(1)} % ${MACHINE_PICKS}] as midx,
@@ -152,7 +154,7 @@ const ORDER_SQL = `
       from generate_series($1::bigint, $2::bigint) g
   ), t as (
     select r.*, m.id as machine_id, m.agent_id, m.agent_path, m.shop_id, m.mac_name, m.app_id, m.vend, m.region,
-           m.kind, m.page_id, it.channel, it.price, it.cost, it.goods,
+           m.kind, m.page_id, it.channel, it.price, it.cost, it.goods, it.goods_title,
            to_timestamp($3::float8 - r.dd * 86400 + r.hh * 3600 + r.sec - m.tz) as t0
       from r join m on m.idx = r.midx join it on it.idx = m.item_off + 1 + r.h5 % m.n_items
   ), s as (
@@ -187,6 +189,7 @@ const ORDER_SQL = `
          status, amount, refund, rq, rt,
          case when vend = 1 then channel end,
          case when vend = 1 then goods end,
+         case when vend = 1 then goods_title end,
          qty,
          case when paid and not dropped then qty else 0 end,
          case when paid and not dropped then 1 else 0 end,
