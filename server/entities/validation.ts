@@ -4,10 +4,17 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv } from "../../src/schema/ajv.ts";
 import { defsSchema, documentSchemas, entitySchemas } from "../../src/generated/schemas.ts";
 import { operationSchemas } from "../../src/generated/operations.ts";
-import { commonFieldKey, fieldLabelKey, isCommonField, ruleKey } from "../../src/schema/keys.ts";
+import {
+  commonFieldKey,
+  documentFieldKey,
+  fieldLabelKey,
+  isCommonField,
+  operationKeyBase,
+  ruleKey,
+} from "../../src/schema/keys.ts";
 import { amountText } from "../core/money.ts";
 import { resolveDefs } from "../../src/schema/refs.ts";
-import type { JsonSchemaNode } from "../../src/schema/types.ts";
+import type { JsonSchemaNode, JsonSchemaOperation } from "../../src/schema/types.ts";
 import { badRequest, type FieldError } from "../core/errors.ts";
 import { hasTranslation, translate, type Language } from "../core/i18n.ts";
 import type { EntityModel } from "../model/model.ts";
@@ -105,6 +112,13 @@ export function transitionValidator(
   }));
 }
 
+/** What names an operation's fields in its messages: its key base and its input fields. */
+export const operationLabels = (operation: JsonSchemaOperation): Labelled => ({
+  base: operationKeyBase(operation),
+  fields: new Set(Object.keys(operation.properties)),
+  schema: operation,
+});
+
 /** Translation key of a field's label: request parameters and system columns are labelled in common. */
 export function labelKeyOf(target: Labelled, segments: string[]): string {
   const names = segments.filter((s) => !/^\d+$/.test(s));
@@ -115,10 +129,73 @@ export function labelKeyOf(target: Labelled, segments: string[]): string {
   return own;
 }
 
-/** A field's label in the caller's language; never a translation key (a field without one is named as sent). */
+/**
+ * The keys that may name a field, best first: its own label; a document's field by its name (a layout
+ * module's "count"); the nearest enclosing field's label ("Layout" for a setting without one); a
+ * request parameter's or system column's common label.
+ */
+function labelKeysOf(target: Labelled, segments: string[]): string[] {
+  const names = segments.filter((s) => !/^\d+$/.test(s));
+  const keys = [labelKeyOf(target, segments)];
+  const document = names.length > 1 ? target.schema?.properties?.[names[0]]?.$ref : undefined;
+  const inDocument = document === undefined ? undefined : documentFieldKey(document, names[names.length - 1]);
+  if (inDocument) keys.push(inDocument);
+  for (let n = names.length - 1; n > 0; n--) keys.push(fieldLabelKey(target.base, names.slice(0, n)));
+  keys.push(commonFieldKey(names[names.length - 1] ?? ""));
+  return keys;
+}
+
+/** A field's label in the caller's language: words, never a translation key nor the field's own name. */
 function labelOf(target: Labelled, segments: string[], lng: Language): string {
-  const key = labelKeyOf(target, segments);
-  return hasTranslation(key) ? translate(lng, key) : segments.filter((s) => !/^\d+$/.test(s)).join(".");
+  const key = labelKeysOf(target, segments).find(hasTranslation);
+  return translate(lng, key ?? "common:form.thisField");
+}
+
+/** The value at an instance path ("/modules/0"). */
+function valueAt(data: unknown, instancePath: string): unknown {
+  let value = data;
+  for (const segment of instancePath.split("/").filter(Boolean))
+    value = value && typeof value === "object" ? (value as Record<string, unknown>)[segment] : undefined;
+  return value;
+}
+
+/** The validator of the document definition whose discriminator `property` is `value` (a banner module). */
+function branchValidator(property: string, value: unknown): ValidateFunction | undefined {
+  for (const document of documentSchemas)
+    for (const [name, node] of Object.entries(document.definitions ?? {}))
+      if (node.properties?.[property]?.const === value)
+        return compiled(`${document.$id}#${name}`, () => ({ $ref: `${document.$id}#/definitions/${name}` }));
+  return undefined;
+}
+
+/**
+ * A value that matches none of a union's branches (a layout module) is judged by the branch its
+ * discriminator (a `const` property such as `type`) names, or refused on the discriminator alone when it
+ * names none; ajv lists every branch's complaints (a banner asked for a grid's columns, in six shapes).
+ */
+function chosenBranch(errors: ErrorObject[], data: unknown): ErrorObject[] {
+  let kept = errors;
+  for (const union of errors.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) {
+    const at = union.instancePath;
+    const under = (e: ErrorObject) => e.instancePath === at || e.instancePath.startsWith(`${at}/`);
+    const tag = kept.find(
+      (e) =>
+        e.keyword === "const" &&
+        e.instancePath.startsWith(`${at}/`) &&
+        !e.instancePath.slice(at.length + 1).includes("/"),
+    );
+    if (!tag) continue;
+    const property = tag.instancePath.slice(at.length + 1);
+    const value = valueAt(data, at);
+    const validate = branchValidator(property, (value as Record<string, unknown> | undefined)?.[property]);
+    const judged = !validate
+      ? [tag]
+      : validate(value)
+        ? []
+        : (validate.errors ?? []).map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` }));
+    kept = [...kept.filter((e) => !under(e)), ...judged];
+  }
+  return kept;
 }
 
 /** The errors in the caller's words; an amount limit as an amount of `currency` (the settings'). */
@@ -127,10 +204,12 @@ export function localizeErrors(
   errors: ErrorObject[],
   lng: Language,
   currency?: string,
+  /** The data validated: a union's value is judged by its own branch. */
+  data?: unknown,
 ): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
-  for (const error of errors) {
+  for (const error of chosenBranch(errors, data)) {
     if (error.keyword === "if") continue; // the branch's own errors say what is wrong
     const params = error.params as Record<string, unknown>;
     let path = error.instancePath;
@@ -138,8 +217,13 @@ export function localizeErrors(
     if (error.keyword === "additionalProperties") path += `/${String(params.additionalProperty)}`;
     const segments = path.split("/").filter(Boolean);
     const field = segments.join("/");
-    const known = error.keyword !== "additionalProperties";
-    const label = known && segments.length ? labelOf(target, segments, lng) : field;
+    // A field the schema does not have is named as the caller sent it (its name, not its path).
+    const label =
+      error.keyword === "additionalProperties"
+        ? String(params.additionalProperty)
+        : segments.length
+          ? labelOf(target, segments, lng)
+          : translate(lng, "common:form.thisField");
     const money = typeof params.limit === "number" && nodeAt(target.schema, segments)?.["x-money"];
     const message =
       error.keyword === "x-compare"
@@ -166,7 +250,7 @@ export function validationErrors(
   lng: Language,
   currency?: string,
 ): FieldError[] {
-  return validate(data) ? [] : localizeErrors(target, validate.errors ?? [], lng, currency);
+  return validate(data) ? [] : localizeErrors(target, validate.errors ?? [], lng, currency, data);
 }
 
 /**
@@ -184,7 +268,7 @@ export async function assertValid(
   const found = validate(data) ? [] : [...(validate.errors ?? [])];
   if (!found.length && !earlier.length) return;
   const currency = found.length ? await currencyOf(sqlOf(ctx)) : undefined;
-  throw badRequest([...earlier, ...localizeErrors(target, found, ctx.lng, currency)]);
+  throw badRequest([...earlier, ...localizeErrors(target, found, ctx.lng, currency, data)]);
 }
 
 /** An error about a request's own parameters (id, version, action), labelled from common:fields. */
@@ -192,7 +276,10 @@ export function paramError(field: string, keyword: string, lng: Language, params
   return {
     field,
     keyword,
-    message: translate(lng, `validation:${keyword}`, { field: translate(lng, commonFieldKey(field)), ...params }),
+    message: translate(lng, `validation:${keyword}`, {
+      field: translate(lng, hasTranslation(commonFieldKey(field)) ? commonFieldKey(field) : "common:form.thisField"),
+      ...params,
+    }),
   };
 }
 

@@ -5,7 +5,6 @@
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { operationSchemas, type OperationCall } from "../../src/generated/operations.ts";
-import { operationKeyBase } from "../../src/schema/keys.ts";
 import { permissionOfCall } from "../../src/schema/permissions.ts";
 import { resolveDefs } from "../../src/schema/refs.ts";
 import type { CallKind, JsonSchemaOperation, OperationAccess } from "../../src/schema/types.ts";
@@ -18,7 +17,7 @@ import { sendExport } from "../entities/export.ts";
 import { models, modelOf, type EntityModel } from "../model/model.ts";
 import { oneId, parseIds, parseListQuery } from "../entities/query.ts";
 import type { ListQuery } from "../entities/repository.ts";
-import { answerValidator, assertValid, operationValidator, type Labelled } from "../entities/validation.ts";
+import { answerValidator, assertValid, operationLabels, operationValidator } from "../entities/validation.ts";
 import { badRequest } from "../core/errors.ts";
 import { translate } from "../core/i18n.ts";
 import { ok } from "./envelope.ts";
@@ -143,12 +142,6 @@ export function pairIntakes(areas: Area[]): Map<OperationCall, FileIntake<never>
 
 // ---------------------------------------------------------------- operation input
 
-const labelsOf = (operation: JsonSchemaOperation): Labelled => ({
-  base: operationKeyBase(operation),
-  fields: new Set(Object.keys(operation.properties)),
-  schema: operation,
-});
-
 /** A query-string value as the schema's type; left as text when it is not one (the validator says so). */
 function fromQuery(raw: string, type: unknown): unknown {
   if ((type === "integer" || type === "number") && raw.trim() !== "" && Number.isFinite(Number(raw)))
@@ -193,7 +186,7 @@ function operationRoute(
   file?: FileRoute,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   const x = operation["x-operation"];
-  const labels = labelsOf(operation);
+  const labels = operationLabels(operation);
   const target = { ...labels, schema: operation };
   const validate = operationValidator(operation.$id);
   const validateAnswer = checkAnswers ? answerValidator(operation.$id) : undefined;

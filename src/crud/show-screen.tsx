@@ -20,9 +20,8 @@ import { ActionButtons } from "./actions.tsx";
 import { prefetchRelated } from "./related-query.ts";
 import { lazyScreen } from "../app/lazy-screen.tsx";
 import { WITH_RECORD_FRESH_MS } from "./refresh.ts";
-import type { EntityName } from "../generated/types.ts";
+import type { EntityName, RecordHistoryAnswer } from "../generated/types.ts";
 import { detailPanels } from "../extensions/index.ts";
-import { actionKey } from "../schema/keys.ts";
 
 type Data = Record<string, unknown>;
 
@@ -161,13 +160,8 @@ function History({ view, id }: { view: EntityView; id: number }) {
   const { t, i18n } = useTranslation();
   const query = useQuery(historyQuery(view.name, id));
   const entries = query.data ?? [];
-  // An operation audits under its call name (machine-cup-set): its own name labels the entry.
-  const actionLabel = (action: string) =>
-    i18n.exists(`history.${action}`)
-      ? t(`history.${action}`)
-      : i18n.exists(`${view.name}:operations.${action}.name`)
-        ? t(`${view.name}:operations.${action}.name`)
-        : t(actionKey(view.name, action));
+  // The server words each entry in the reader's language: the action, each field's label, the values
+  // before and after as the screen shows them (a record by its title).
   return (
     <Card className="screen-card" variant="borderless" title={t("history.title")} loading={query.isLoading}>
       {entries.length === 0 ? (
@@ -180,12 +174,12 @@ function History({ view, id }: { view: EntityView; id: number }) {
               <div className="history-entry">
                 <Space wrap>
                   <Tag bordered={false} color="blue">
-                    {actionLabel(entry.action)}
+                    {entry.action_label}
                   </Tag>
-                  <Typography.Text strong>{entry.actor_name ?? t(`history.actor.${entry.actor_kind}`)}</Typography.Text>
+                  <Typography.Text strong>{entry.actor_name}</Typography.Text>
                   <Typography.Text type="secondary">{formatDateTime(entry.at, i18n.resolvedLanguage)}</Typography.Text>
                 </Space>
-                <Changes view={view} changes={entry.changes} pairs={entry.action !== "create"} />
+                <Changes lines={entry.lines} />
               </div>
             ),
           }))}
@@ -195,39 +189,26 @@ function History({ view, id }: { view: EntityView; id: number }) {
   );
 }
 
-/** Updates and transitions record [before, after] per field; creation records the values. */
-function Changes({
-  view,
-  changes,
-  pairs,
-}: {
-  view: EntityView;
-  changes: Record<string, unknown> | null;
-  pairs: boolean;
-}) {
-  const { t } = useTranslation();
-  if (!changes) return null;
-  const rows = Object.entries(changes).filter(([name]) => view.byName.has(name));
-  if (rows.length === 0) return null;
+/** Each change: the field, and the value before → after (only the value, for what a creation set). */
+function Changes({ lines }: { lines: RecordHistoryAnswer[number]["lines"] }) {
+  if (lines.length === 0) return null;
   return (
     <ul className="history-changes">
-      {rows.map(([name, change]) => {
-        const field = view.byName.get(name)!;
-        const pair = pairs && Array.isArray(change) && change.length === 2;
-        return (
-          <li key={name}>
-            <Typography.Text type="secondary">{t(field.label)}: </Typography.Text>
-            {pair ? (
-              <>
-                <FieldValue field={field} value={(change as unknown[])[0]} /> →{" "}
-                <FieldValue field={field} value={(change as unknown[])[1]} />
-              </>
-            ) : (
-              <FieldValue field={field} value={change} />
-            )}
-          </li>
-        );
-      })}
+      {lines.map((line) => (
+        <li key={line.field}>
+          <Typography.Text type="secondary">{line.label}: </Typography.Text>
+          {line.before !== null ? (
+            <>
+              <Typography.Text delete type="secondary">
+                {line.before}
+              </Typography.Text>{" "}
+              → {line.after ?? "—"}
+            </>
+          ) : (
+            (line.after ?? "—")
+          )}
+        </li>
+      ))}
     </ul>
   );
 }

@@ -110,7 +110,20 @@ export type RecordHistoryAnswer = {
   id: number;
   at: string;
   action: string;
+  /**
+   * The action in the reader's words.
+   */
+  action_label: string;
   changes: {} | null;
+  /**
+   * Each change in the reader's words: the field's label, the value before and after as the screen shows them (a record by its title); null where there was none.
+   */
+  lines: {
+    field: string;
+    label: string;
+    before: string | null;
+    after: string | null;
+  }[];
   actor_kind: string;
   actor_id: number | null;
   actor_name: string | null;
@@ -1443,7 +1456,7 @@ export interface OrderRefundInput {
  */
 export interface PaySettingCertificatesInput {}
 /**
- * Who changed a record, when, and what: newest first. Needs the right to see the record.
+ * Who changed a record, when, and what, in the reader's words: newest first. Needs the right to see the record.
  */
 export interface RecordHistoryInput {
   entity: string;

@@ -48,3 +48,13 @@ export const isCommonField = (name: string): boolean =>
   isSystemColumn(name) || (COMMON_PARAMETERS as readonly string[]).includes(name);
 
 export const commonFieldKey = (name: string): string => `common:fields.${name}`;
+
+/**
+ * Where the fields of a document (a JSON value a field holds, its schema in schemas/documents) are
+ * labelled, by the document's $id: a page's layout's settings are the layout editor's.
+ */
+const DOCUMENT_LABELS: Record<string, string> = { page_layout: "common:layoutEditor.fields." };
+
+/** The label key of a document's field, by its name at any depth ("count" of a banner module). */
+export const documentFieldKey = (document: string, name: string): string | undefined =>
+  DOCUMENT_LABELS[document] === undefined ? undefined : `${DOCUMENT_LABELS[document]}${name}`;

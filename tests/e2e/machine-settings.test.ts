@@ -113,6 +113,9 @@ describe("device settings", () => {
     await expect
       .poll(() => page.locator(".history-entry").first().locator(".ant-tag").textContent())
       .toBe(m.operations["machine-cup-set"].name);
+    await expect
+      .poll(() => page.locator(".history-entry").first().locator(".history-changes li").first().textContent())
+      .toBe(`${m.fields.maxnumber.label}: 120 → 345`);
     // The device list offers the settings on each row, for the kinds they apply to.
     await page.goto(`${c.url}/machine/list`);
     await tableRows(page).first().waitFor();

@@ -35,19 +35,21 @@ function wrongKind(machines: LockedMachine[], kinds: string[]): void {
 export const bindingHandlers: Handlers = {
   async "machine-bind-manage"({ ctx, input }) {
     const ids = idList(input.id);
-    await lockMachines(ctx.tx, ctx, ids);
+    const machines = await lockMachines(ctx.tx, ctx, ids);
     // The new owner is one the caller sees (checked with the input: x-relation); its path is the scope.
     const owner = await store.agentOf(ctx.tx, input.agent_id);
     await store.moveToOwner(ctx.tx, ids, owner);
-    for (const id of ids) await audit(ctx.tx, ctx, "machine", id, "bind_manage", { agent_id: input.agent_id });
+    for (const m of machines)
+      await audit(ctx.tx, ctx, "machine", m.id, "bind_manage", { agent_id: [m.agent_id, input.agent_id] });
     return { count: ids.length };
   },
 
   async "machine-bind-shop"({ ctx, input }) {
     const ids = idList(input.id);
-    await lockMachines(ctx.tx, ctx, ids);
+    const machines = await lockMachines(ctx.tx, ctx, ids);
     await store.setColumns(ctx.tx, ids, { shop_id: input.shop_id });
-    for (const id of ids) await audit(ctx.tx, ctx, "machine", id, "bind_shop", { shop_id: input.shop_id });
+    for (const m of machines)
+      await audit(ctx.tx, ctx, "machine", m.id, "bind_shop", { shop_id: [m.shop_id, input.shop_id] });
     return { count: ids.length };
   },
 
@@ -58,8 +60,10 @@ export const bindingHandlers: Handlers = {
     const lanes = await store.planLanes(ctx.tx, input.channel_plan_id);
     for (const machine of machines) await store.layOutLanes(ctx.tx, machine, lanes);
     await store.setColumns(ctx.tx, ids, { channel_plan_id: input.channel_plan_id });
-    for (const id of ids)
-      await audit(ctx.tx, ctx, "machine", id, "bind_plan", { channel_plan_id: input.channel_plan_id });
+    for (const m of machines)
+      await audit(ctx.tx, ctx, "machine", m.id, "bind_plan", {
+        channel_plan_id: [m.channel_plan_id, input.channel_plan_id],
+      });
     return { count: ids.length };
   },
 
@@ -69,15 +73,16 @@ export const bindingHandlers: Handlers = {
     const machines = await lockMachines(ctx.tx, ctx, input.machine_ids);
     wrongKind(machines, ["charging_cable"]);
     await store.setColumns(ctx.tx, input.machine_ids, { charge_plan_id: input.id });
-    for (const id of input.machine_ids)
-      await audit(ctx.tx, ctx, "machine", id, "bind_plan", { charge_plan_id: input.id });
+    for (const m of machines)
+      await audit(ctx.tx, ctx, "machine", m.id, "bind_plan", { charge_plan_id: [m.charge_plan_id, input.id] });
     return { count: input.machine_ids.length };
   },
 
   async "machine-bind-room"({ ctx, input }) {
-    await lockMachines(ctx.tx, ctx, [input.id]);
-    await store.setColumns(ctx.tx, [input.id], { room_number: input.room_number === "" ? null : input.room_number });
-    await audit(ctx.tx, ctx, "machine", input.id, "bind_room", { room_number: input.room_number });
+    const [machine] = await lockMachines(ctx.tx, ctx, [input.id]);
+    const room = input.room_number === "" ? null : input.room_number;
+    await store.setColumns(ctx.tx, [input.id], { room_number: room });
+    await audit(ctx.tx, ctx, "machine", input.id, "bind_room", { room_number: [machine.room_number, room] });
     return detail(ctx, modelOf("machine"), input.id);
   },
 

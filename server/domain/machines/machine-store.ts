@@ -16,6 +16,11 @@ export interface LockedMachine {
   kind: string;
   agent_id: number;
   agent_path: string;
+  /** What the bindings change, for the history's "before". */
+  shop_id: number | null;
+  channel_plan_id: number | null;
+  charge_plan_id: number | null;
+  room_number: string | null;
 }
 
 /** A plan's lane: its number, goods and capacity. */
@@ -29,12 +34,21 @@ export interface PlanLane {
 export async function lock(tx: Queryable, scope: Scope, ids: number[]): Promise<LockedMachine[]> {
   const where = scopeClause(modelOf("machine"), scope, 1);
   const { rows } = await tx.query<LockedMachine>(
-    `select id, mac_name, mac_id, kind, agent_id, agent_path from ${q("machine")}
+    `select id, mac_name, mac_id, kind, agent_id, agent_path, shop_id, channel_plan_id, charge_plan_id, room_number
+       from ${q("machine")}
       where id = any($1::bigint[]) and deleted_at is null${where.sql}
       order by id for no key update`,
     [ids, ...where.values],
   );
-  return rows.map((r) => ({ ...r, id: Number(r.id), agent_id: Number(r.agent_id) }));
+  const idOrNull = (v: unknown) => (v === null ? null : Number(v));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    agent_id: Number(r.agent_id),
+    shop_id: idOrNull(r.shop_id),
+    channel_plan_id: idOrNull(r.channel_plan_id),
+    charge_plan_id: idOrNull(r.charge_plan_id),
+  }));
 }
 
 /** The live devices among ids in the scope, by id: their id and device code. */

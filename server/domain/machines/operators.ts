@@ -15,7 +15,8 @@ import { scopeOf, type Ctx } from "../../entities/context.ts";
 import type { EntityHooks } from "../../entities/domain.ts";
 import { badRequest, notFound } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
-import { paramError } from "../../entities/validation.ts";
+import { fieldError, operationLabels } from "../../entities/validation.ts";
+import { operationSchemas } from "../../../src/generated/operations.ts";
 import type { Handlers } from "../area.ts";
 import * as store from "./operator-store.ts";
 
@@ -53,7 +54,8 @@ export const operatorHandlers: Handlers = {
     const ids = input.id === undefined ? undefined : [...new Set(Array.isArray(input.id) ? input.id : [input.id])];
     if (!ids) {
       const missing = (["operator_id", "machine_id"] as const).filter((f) => input[f] === undefined);
-      if (missing.length) throw badRequest(missing.map((f) => paramError(f, "required", ctx.lng)));
+      const labels = operationLabels(operationSchemas["operator-unbind-machine"]);
+      if (missing.length) throw badRequest(missing.map((f) => fieldError(labels, f, "required", ctx.lng)));
     }
     const target = ids ? { ids } : { operator_id: input.operator_id, machine_id: input.machine_id };
     const rows = await store.unbind(tx, scopeOf(ctx.principal), target);

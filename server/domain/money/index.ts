@@ -62,11 +62,11 @@ export const money = defineArea({
           }),
         ]);
       }
-      const { before, ...stored } = order;
+      const { before, before_status, ...stored } = order;
       await recordRefunds(ctx.tx, [{ orderId: stored.id, before: Number(before), after: Number(stored.refund_money) }]);
       await audit(ctx.tx, ctx, "order", input.id, "refund", {
         refund_money: [Number(before), Number(stored.refund_money)],
-        pay_status: [null, stored.pay_status],
+        pay_status: [before_status, stored.pay_status],
       });
       return answerOrder(stored);
     },

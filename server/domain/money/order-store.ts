@@ -21,24 +21,27 @@ export const refundableOf = (row: { pay_status?: unknown; money?: unknown; refun
 /**
  * Refunds `amount` more of a refundable order in scope: the refunded total grows, never past what was paid
  * (refund_success once it reaches it, partial_refund before). Answers the order and its refunded total
- * before, or nothing when a rule held.
+ * and its state before, or nothing when a rule held.
  */
 export async function refund(
   tx: Queryable,
   scope: Scope,
   id: number,
   amount: number,
-): Promise<(StoredOrder & { before: number }) | undefined> {
+): Promise<(StoredOrder & { before: number; before_status: string }) | undefined> {
   const where = repo.scopeClause(order(), scope, 2);
-  const { rows } = await tx.query<StoredOrder & { before: number }>(
-    `update ${q("order")} o
+  // The state before, for the history: read under the row's lock, so it is the one this refund changed.
+  const { rows } = await tx.query<StoredOrder & { before: number; before_status: string }>(
+    `with was as (select pay_status from ${q("order")} where id = $1 for no key update)
+     update ${q("order")} o
         set refund_money = coalesce(o.refund_money, 0) + $2,
             pay_status = case when coalesce(o.refund_money, 0) + $2 = o.money then 'refund_success' else 'partial_refund' end,
             refund_request_time = coalesce(o.refund_request_time, now()),
             refund_time = now(), version = o.version + 1, updated_at = now()
+       from was
       where o.id = $1 and o.pay_status = any($${where.values.length + 3})
         and coalesce(o.refund_money, 0) + $2 <= o.money${where.sql}
-      returning o.*, coalesce(o.refund_money, 0) - $2 as before`,
+      returning o.*, coalesce(o.refund_money, 0) - $2 as before, was.pay_status as before_status`,
     [id, amount, ...where.values, REFUNDABLE_STATES],
   );
   return rows[0];

@@ -56,6 +56,7 @@ import { ModulePreview } from "./preview.tsx";
 import { PALETTE, useModuleDrag } from "./use-module-drag.ts";
 import { useModuleHistory } from "./use-module-history.ts";
 import { usePageSave } from "./use-page-save.ts";
+import { documentFieldKey } from "../../schema/keys.ts";
 
 type Data = Record<string, unknown>;
 const CELL_RATIOS = ["2:1", "15:16", "4:5", "4:1", "2:5", "6:7", "4:3"];
@@ -271,8 +272,10 @@ interface SettingsProps {
 }
 
 /** A module setting's label; a name without one (a grid cell's label) is shown as it is. */
-const settingLabel = (t: TFunction, name: string) =>
-  i18n.exists(`common:layoutEditor.fields.${name}`) ? t(`common:layoutEditor.fields.${name}`) : name;
+const settingLabel = (t: TFunction, name: string) => {
+  const key = documentFieldKey("page_layout", name)!;
+  return i18n.exists(key) ? t(key) : name;
+};
 
 /**
  * One module's settings, as its part of the layout document allows. A value out of range stays as typed
