@@ -120,12 +120,16 @@ async function withTurn<T>(ctx: Ctx, read: () => Promise<T>): Promise<T> {
 
 const isEmpty = (value: unknown) => value === null || value === undefined || value === "";
 const msOf = (value: unknown): number => (value instanceof Date ? value.getTime() : Date.parse(String(value)));
-/** 2026-11-20T12:30:00 (the UTC reading of a wall clock's milliseconds) → "2026-11-20 12:30:00". */
-const wallText = (ms: number, date: boolean): string =>
-  new Date(ms)
-    .toISOString()
-    .slice(0, date ? 10 : 19)
-    .replace("T", " ");
+/** An instant as the zone's clock reads it, "2026-11-20 12:30:00"; a value that is no time as it is. */
+function timeText(value: unknown, zone: string): string {
+  const ms = msOf(value);
+  return Number.isNaN(ms) ? String(value) : new Date(wallClock(ms, zone)).toISOString().slice(0, 19).replace("T", " ");
+}
+/** An instant as a date cell's serial (days since 1899-12-30) at the zone's clock; null for no time. */
+function timeSerial(value: unknown, zone: string): number | null {
+  const ms = msOf(value);
+  return Number.isNaN(ms) ? null : wallClock(ms, zone) / DAY_MS + EPOCH_DAYS;
+}
 /** A calendar day ("2026-11-25") as the milliseconds of its midnight, read in UTC. */
 const dayMs = (value: unknown): number => Date.parse(`${String(value).slice(0, 10)}T00:00:00Z`);
 /** A text in a number format: quoted, its own quotes dropped. */
@@ -161,7 +165,7 @@ function unitFormat(reading: Reading, unit: string): string {
   const { before, after } = affixes((marker) =>
     translate(reading.lng, `common:units.${unit}`, { value: marker, count: 2 }),
   );
-  return `${quoted(before)}#,##0.###${quoted(after)}`.replace(".###", "");
+  return `${quoted(before)}General${quoted(after)}`;
 }
 
 /**
@@ -196,7 +200,7 @@ function wordsOf(
   if (node["x-money"]) return (value) => amountText(Math.round(Number(value)), reading.lng, reading.currency);
   if (node["x-fraction"]) return (value) => `${Number((Number(value) * 100).toFixed(4))}%`;
   if (type(node) === "boolean") return (value) => translate(reading.lng, value ? "common:yes" : "common:no");
-  if (node.format === "date-time") return (value) => wallText(wallClock(msOf(value), reading.zone), false);
+  if (node.format === "date-time") return (value) => timeText(value, reading.zone);
   const nested =
     type(node) === "object" ? node : type(node) === "array" && type(item?.node) === "object" ? item!.node : undefined;
   if (nested?.properties) {
@@ -275,7 +279,7 @@ function columnsOf(reading: Reading, model: EntityModel): ColumnOf[] {
         ...base,
         width: 12,
         numFmt: DATE_FORMAT,
-        cell: (v) => dayMs(v) / DAY_MS + EPOCH_DAYS,
+        cell: (v) => (Number.isNaN(dayMs(v)) ? String(v) : dayMs(v) / DAY_MS + EPOCH_DAYS),
         text: (v) => String(v).slice(0, 10),
       };
     const words = wordsOf(reading, model.schema.properties[f.name], model.base, model.base, f.name);
@@ -295,8 +299,8 @@ function timeColumn(reading: Reading, base: Pick<ColumnOf, "name" | "header" | "
   return {
     ...base,
     numFmt: DATE_TIME_FORMAT,
-    cell: (v) => wallClock(msOf(v), reading.zone) / DAY_MS + EPOCH_DAYS,
-    text: (v) => wallText(wallClock(msOf(v), reading.zone), false),
+    cell: (v) => timeSerial(v, reading.zone),
+    text: (v) => timeText(v, reading.zone),
   };
 }
 
