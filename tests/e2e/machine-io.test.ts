@@ -206,7 +206,7 @@ describe("exports", () => {
     );
     const shop = shops[0];
     await page.goto(
-      `${c.url}/order/list?filters[0][field]=shop_id&filters[0][operator]=eq&filters[0][value]=${shop.id}`,
+      `${c.url}/order/applicationList?filters[0][field]=shop_id&filters[0][operator]=eq&filters[0][value]=${shop.id}`,
     );
     await tableRows(page).first().waitFor();
     const order = locale("en", "order").fields;
