@@ -192,14 +192,21 @@ function wordsOf(
   const values = node.enum ?? item?.node.enum;
   if (values) {
     const enumDef = node.enum ? def : item?.def;
-    return (value) =>
-      (Array.isArray(value) ? value : [value])
-        .map((v: string | number) => translate(reading.lng, enumKey(enumBase, path, v, enumDef)))
-        .join(", ");
+    // Each value's words looked up once an export (i18next's lookup is the costliest part of a cell).
+    const said = new Map<string | number, string>();
+    const say = (v: string | number) => {
+      let words = said.get(v);
+      if (words === undefined) said.set(v, (words = translate(reading.lng, enumKey(enumBase, path, v, enumDef))));
+      return words;
+    };
+    return (value) => (Array.isArray(value) ? value.map(say).join(", ") : say(value as string | number));
   }
   if (node["x-money"]) return (value) => amountText(Math.round(Number(value)), reading.lng, reading.currency);
   if (node["x-fraction"]) return (value) => `${Number((Number(value) * 100).toFixed(4))}%`;
-  if (type(node) === "boolean") return (value) => translate(reading.lng, value ? "common:yes" : "common:no");
+  if (type(node) === "boolean") {
+    const [yes, no] = [translate(reading.lng, "common:yes"), translate(reading.lng, "common:no")];
+    return (value) => (value ? yes : no);
+  }
   if (node.format === "date-time") return (value) => timeText(value, reading.zone);
   const nested =
     type(node) === "object" ? node : type(node) === "array" && type(item?.node) === "object" ? item!.node : undefined;
