@@ -2,16 +2,16 @@
 // container by fflate's streaming Zip and each compressed chunk goes straight to the output. exceljs's
 // "streaming" WorkbookWriter (4.4.0) hands its parts to JSZip, which holds the whole file in memory until
 // it is finished (200,000 rows grew the server by 546 MiB); this keeps a page. Cells are numbers or
-// inline strings; styles: a bold header, amounts as #,##0.00, fractions as 0.00%.
+// inline strings; styles: a bold header and each column's number format (an amount's currency, a
+// percentage, a date), so a time is a date cell a spreadsheet sorts and computes with.
 import { Zip, ZipDeflate } from "fflate";
 import type { Writable } from "node:stream";
-
-export type CellFormat = "text" | "number" | "money" | "percent";
 
 export interface SheetColumn {
   header: string;
   width: number;
-  format: CellFormat;
+  /** The number format of the column's cells ("#,##0.00", "0.00%", "yyyy-mm-dd hh:mm:ss"); none: General. */
+  numFmt?: string;
 }
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
@@ -19,10 +19,19 @@ const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 const PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships";
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
-/** Style ids in styles.xml's cellXfs. */
-const STYLE: Record<CellFormat | "header", number> = { text: 0, number: 0, header: 1, money: 2, percent: 3 };
+/**
+ * styles.xml: cellXfs 0 is plain, 1 the bold header, then one per distinct number format (custom formats
+ * are numbered from 164, the first id a workbook may define).
+ */
+function stylesOf(formats: string[]): string {
+  const numFmts = formats.map((code, i) => `<numFmt numFmtId="${164 + i}" formatCode="${xmlText(code)}"/>`);
+  const xfs = formats.map(
+    (_, i) => `<xf numFmtId="${164 + i}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`,
+  );
+  return `${XML}<styleSheet xmlns="${MAIN}">${numFmts.length ? `<numFmts count="${numFmts.length}">${numFmts.join("")}</numFmts>` : ""}<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="${2 + xfs.length}"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>${xfs.join("")}</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
+}
 
-const STYLES = `${XML}<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="#,##0.00"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="4"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="10" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
+const HEADER_STYLE = 1;
 
 /** Text as XML character data: escaped, without the control characters XML cannot hold. */
 export const xmlText = (text: string): string =>
@@ -44,13 +53,11 @@ export class XlsxStream {
   private readonly zip: Zip;
   private readonly sheet: ZipDeflate;
   private readonly letters: string[];
+  /** Each column's cell style attribute (` s="2"`), or nothing for General. */
+  private readonly styles: string[];
   private row = 0;
 
-  constructor(
-    out: Writable,
-    sheetName: string,
-    private readonly columns: SheetColumn[],
-  ) {
+  constructor(out: Writable, sheetName: string, columns: SheetColumn[]) {
     this.zip = new Zip((error, chunk, final) => {
       if (error) out.destroy(error);
       else if (!out.destroyed) {
@@ -80,7 +87,9 @@ export class XlsxStream {
       "xl/_rels/workbook.xml.rels",
       `${XML}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
     );
-    whole("xl/styles.xml", STYLES);
+    const formats = [...new Set(columns.flatMap((c) => (c.numFmt ? [c.numFmt] : [])))];
+    this.styles = columns.map((c) => (c.numFmt ? ` s="${2 + formats.indexOf(c.numFmt)}"` : ""));
+    whole("xl/styles.xml", stylesOf(formats));
     this.sheet = new ZipDeflate("xl/worksheets/sheet1.xml", { level: 6 });
     this.zip.add(this.sheet);
     this.letters = columns.map((_, i) => columnLetters(i));
@@ -104,8 +113,7 @@ export class XlsxStream {
     values.forEach((value, i) => {
       if (value === null || value === undefined || value === "") return;
       const ref = `${this.letters[i]}${r}`;
-      const style = header ? STYLE.header : STYLE[this.columns[i].format];
-      const s = style ? ` s="${style}"` : "";
+      const s = header ? ` s="${HEADER_STYLE}"` : this.styles[i];
       cells +=
         typeof value === "number"
           ? `<c r="${ref}"${s}><v>${Number.isFinite(value) ? value : 0}</v></c>`

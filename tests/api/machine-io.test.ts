@@ -533,7 +533,8 @@ describe("exports", () => {
     );
     const sheet = (await workbookOf(reply.body)).worksheets[0];
     const header = values(sheet.getRow(1)) as string[];
-    expect(header.slice(0, 3)).toEqual(["ID", "Device code", "Hardware ID"]);
+    // The list's default columns: the record's number, hidden on screen, is not among them.
+    expect(header.slice(0, 3)).toEqual(["Device code", "Hardware ID", "Device type"]);
     expect(sheet.rowCount).toBe(3);
     const code = header.indexOf("Device code") + 1;
     const money = header.indexOf("Total turnover") + 1;
@@ -547,9 +548,9 @@ describe("exports", () => {
     // In Chinese, the headers are Chinese; agent_b sees only its own.
     const zh = await file("agent_b", "/merchant/machine-export?mac_name_like=EXP", "zh");
     const zhSheet = (await workbookOf(zh.body)).worksheets[0];
-    expect((values(zhSheet.getRow(1)) as string[]).slice(0, 3)).toEqual(["ID", "设备编号", "硬件 ID"]);
+    expect((values(zhSheet.getRow(1)) as string[]).slice(0, 2)).toEqual(["设备编号", "硬件 ID"]);
     expect(zhSheet.rowCount).toBe(2);
-    expect(zhSheet.getRow(2).getCell(2).value).toBe("'@EXP-B");
+    expect(zhSheet.getRow(2).getCell(1).value).toBe("'@EXP-B");
   });
 
   it("format=csv keeps CSV, neutralised the same way; a bad format or a missing permission is refused", async () => {
@@ -559,9 +560,9 @@ describe("exports", () => {
     expect(reply.headers["content-type"]).toBe("text/csv; charset=utf-8");
     const text = reply.body.toString("utf8");
     const lines = text.split("\r\n");
-    expect(lines[0].startsWith("\uFEFFID,Device code,Hardware ID,")).toBe(true);
+    expect(lines[0].startsWith("\uFEFFDevice code,Hardware ID,")).toBe(true);
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toContain(",'-CSV-1,CSVHW00001,");
+    expect(lines[1].startsWith("'-CSV-1,CSVHW00001,")).toBe(true);
     expect(lines[1]).toContain(",2.50,");
     expect((await file("agent_a", "/merchant/machine-export?format=pdf")).status).toBe(400);
     expect((await file("agent_a", "/merchant/machine-export?colour=red")).status).toBe(400);

@@ -195,4 +195,58 @@ describe("exports", () => {
     expect(workbook.worksheets[0].rowCount).toBe(1 + live.rows[0].n);
     expect(errors).toEqual([]);
   });
+
+  it("the order list's export reads like the list: names, not numbers, and times as dates at the business's clock", async () => {
+    const { page, errors } = tab;
+    // An outlet with a few orders, its orders as the database has them (names joined, the order time
+    // read on Bangkok's clock by PostgreSQL).
+    const { rows: shops } = await c.db.query<{ id: number; n: number }>(
+      `select shop_id as id, count(*)::int as n from "order" where shop_id is not null
+        group by shop_id having count(*) between 5 and 500 order by count(*) desc limit 1`,
+    );
+    const shop = shops[0];
+    await page.goto(
+      `${c.url}/order/applicationList?filters[0][field]=shop_id&filters[0][operator]=eq&filters[0][value]=${shop.id}`,
+    );
+    await tableRows(page).first().waitFor();
+    const order = locale("en", "order").fields;
+    const headers = (await page.locator(".ant-table-thead th").allInnerTexts()).map((text) => text.trim());
+    const numberAt = headers.indexOf(order.order_no.label);
+    expect(numberAt).toBeGreaterThanOrEqual(0);
+    const firstShown = (await tableRows(page).first().locator("td").nth(numberAt).innerText()).trim();
+    const { rows: expected } = await c.db.query<{
+      agent: string;
+      outlet: string;
+      application: string | null;
+      at: string;
+    }>(
+      `select a.nickname as agent, s.name as outlet, ap.name as application,
+              to_char(o.order_time at time zone 'Asia/Bangkok', 'YYYY-MM-DD HH24:MI:SS') as at
+         from "order" o join agent a on a.id = o.agent_id join shop s on s.id = o.shop_id
+         left join application ap on ap.id = o.application_id
+        where o.order_no = $1`,
+      [firstShown],
+    );
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: locale("en", "common").actions.export }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/^Order-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await file.path())!);
+    const sheet = workbook.worksheets[0];
+    expect(sheet.rowCount).toBe(1 + shop.n);
+    const header = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+    const cell = (label: string) => sheet.getRow(2).getCell(header.indexOf(label) + 1);
+    // The first row is the list's first row, named as the screen names it.
+    expect(cell(order.order_no.label).value).toBe(firstShown);
+    expect(cell(order.agent_id.label).value).toBe(expected[0].agent);
+    expect(cell(order.shop_id.label).value).toBe(expected[0].outlet);
+    if (expected[0].application) expect(cell(order.application_id.label).value).toBe(expected[0].application);
+    const time = cell(`${order.order_time.label} (UTC+7)`);
+    expect(time.value).toBeInstanceOf(Date);
+    expect((time.value as Date).toISOString().slice(0, 19).replace("T", " ")).toBe(expected[0].at);
+    expect(time.numFmt).toBe("yyyy-mm-dd hh:mm:ss");
+    expect(errors).toEqual([]);
+  });
 });
