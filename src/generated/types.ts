@@ -610,7 +610,7 @@ export interface MachineReplacement {
   agent_id?: number;
 }
 /**
- * One restock of a device's lane: who loaded how many of which goods, and when. Written by machine-replenishment-goods in the transaction that fills the lane and lowers the goods' stock; read in the console.
+ * One restock of a device's lane: who loaded how many of which goods, and when; or what was taken out of a lane when a rebound plan no longer had room for it (a negative quantity, reason plan_change). Written by machine-replenishment-goods in the transaction that fills the lane and lowers the goods' stock, and by machine-bind-plan in the one that takes stock out and puts it back into the goods' stock; read in the console.
  */
 export interface MachineRestock {
   machine_id: number;
@@ -625,13 +625,17 @@ export interface MachineRestock {
   channel_number: number;
   goods_id?: number;
   /**
-   * Read-only: set by the server.
+   * How many were loaded; negative for what was taken out (reason plan_change). Read-only: set by the server.
    */
   quantity: number;
   /**
    * Read-only: set by the server.
    */
   left_after?: number;
+  /**
+   * restock: goods loaded; plan_change: taken out when a channel plan bound to the device no longer had room for them (a lane dropped, its goods changed or its capacity cut). Read-only: set by the server.
+   */
+  reason?: "restock" | "plan_change";
   /**
    * Read-only: set by the server.
    */
