@@ -161,5 +161,7 @@ export const VALIDATION_KEYWORDS = [
   "readOnly",
   "x-immutable",
   "x-relation",
+  // A relation left unchosen (a bind with no agent, outlet or plan): "nothing selected".
+  "notChosen",
   "unique",
 ] as const;

@@ -218,6 +218,16 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
         add(`/x-entity/unique/${i}/${j}`, `no property "${f}"`);
     }),
   );
+  for (const [name, node] of Object.entries(props)) {
+    const needs = node["x-needs"] as { all: string[]; anyOf?: string[][] } | undefined;
+    if (!needs) continue;
+    const path = `/properties/${name}/x-needs`;
+    if (resolved(name).type !== "integer") add(path, `x-needs belongs on a switch (0 or 1)`);
+    needs.all.forEach((f, i) => fields.has(f) || add(`${path}/all/${i}`, `no property "${f}"`));
+    (needs.anyOf ?? []).forEach((set, i) =>
+      set.forEach((f, j) => fields.has(f) || add(`${path}/anyOf/${i}/${j}`, `no property "${f}"`)),
+    );
+  }
   (entity.related ?? []).forEach((r, i) => {
     const path = `/x-entity/related/${i}`;
     const other = project.entities.find((e) => e.$id === r.entity);

@@ -241,12 +241,13 @@ end $$`,
     ],
   },
   {
-    // A restock adds what was loaded into the device's lanes, on the business day it was loaded.
+    // A restock adds what was loaded into the device's lanes, on the business day it was loaded (stock
+    // taken out when a plan is rebound is recorded with a negative quantity, and is not a load).
     name: "stat_restock_change",
     statements: [
       `create or replace function stat_restock_change() returns trigger language plpgsql as $$
 begin
-  if new.goods_id is not null then
+  if new.goods_id is not null and new.quantity > 0 then
     insert into ${STOCK} as s (machine_id, goods_id, "date", agent_id, agent_path, quantity, money, restocked,
                                goods_name, mac_name)
     values (new.machine_id, new.goods_id, ${businessDay("new.restocked_at")}, new.agent_id, new.agent_path, 0, 0, new.quantity,
@@ -300,7 +301,7 @@ export const REBUILD_ROLLUPS: string[] = [
               and (coalesce(o.delivered_quantity, 0) <> 0 or ${TAKING("o")})
            union all
            select r.machine_id, r.goods_id, ${businessDay("r.restocked_at")}, 0, 0, r.quantity, r.goods_name
-             from "machine_restock" r where r.goods_id is not null) s
+             from "machine_restock" r where r.goods_id is not null and r.quantity > 0) s
      join "machine" m on m.id = s.machine_id
      left join "goods" g on g.id = s.goods_id
     group by 1, 2, 3, 4, 5`,

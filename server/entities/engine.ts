@@ -466,6 +466,9 @@ export async function setSingleton(ctx: Ctx, model: EntityModel, rawBody: unknow
       model,
       Object.fromEntries(Object.entries(merged).filter(([f]) => !model.readOnly.has(f))),
     );
+    // The rules across fields the schema cannot say (what a payment provider in use needs) see every
+    // value the row will hold: the ones sent and the ones kept.
+    await hooksOf(ctx, model.name).beforeWrite?.(ctx, tx, values, existing);
     let row: Row | undefined;
     if (existing) row = await repo.updateAt(tx, model, {}, existing.id as number, version, values);
     else {

@@ -225,15 +225,21 @@ export function localizeErrors(
           ? labelOf(target, segments, lng)
           : translate(lng, "common:form.thisField");
     const money = typeof params.limit === "number" && nodeAt(target.schema, segments)?.["x-money"];
+    // A relation left unchosen (missing, or 0 for none): "nothing selected", not a number's limits.
+    const unchosen =
+      (error.keyword === "required" || (error.keyword === "minimum" && params.limit === 1)) &&
+      Boolean(nodeAt(target.schema, segments)?.["x-relation"]);
     const message =
       error.keyword === "x-compare"
         ? translate(lng, ruleKey(target.base, String(params.rule)))
-        : translate(lng, `validation:${error.keyword}`, {
-            field: label,
-            limit: money ? amountText(Number(params.limit), lng, currency) : params.limit,
-            format: params.format,
-            other: params.other ? labelOf(target, [String(params.other)], lng) : undefined,
-          });
+        : unchosen
+          ? translate(lng, "validation:notChosen", { field: label })
+          : translate(lng, `validation:${error.keyword}`, {
+              field: label,
+              limit: money ? amountText(Number(params.limit), lng, currency) : params.limit,
+              format: params.format,
+              other: params.other ? labelOf(target, [String(params.other)], lng) : undefined,
+            });
     const id = `${field} ${error.keyword}`;
     if (seen.has(id)) continue;
     seen.add(id);

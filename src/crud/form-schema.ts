@@ -224,8 +224,11 @@ export function labelOf(base: string, path: string): string {
   return i18n.exists(common) ? i18n.t(common) : names[names.length - 1];
 }
 
-/** ajv's errors (via rjsf) in the user's language, named after the field's label (base: the schema's key base). */
-export function translateErrors(base: string) {
+/**
+ * ajv's errors (via rjsf) in the user's language, named after the field's label (base: the schema's key
+ * base). A relation left unchosen (missing, or 0 for none) says so: "nothing selected", before any call.
+ */
+export function translateErrors(base: string, isRelation: (field: string) => boolean = () => false) {
   return (errors: RJSFValidationError[]): RJSFValidationError[] =>
     errors
       // if/then failures repeat the branch's own errors; the branch's are the useful ones.
@@ -247,6 +250,11 @@ export function translateErrors(base: string) {
           message = i18n.exists(key)
             ? i18n.t(key)
             : i18n.t("validation:x-compare", { field, other: labelOf(base, String(params.other)) });
+        } else if (
+          (error.name === "required" || (error.name === "minimum" && Number(limit) === 1)) &&
+          isRelation(property.replace(/^[./]/, ""))
+        ) {
+          message = i18n.t("validation:notChosen", { field });
         } else if (i18n.exists(`validation:${error.name}`)) {
           message = i18n.t(`validation:${error.name}`, { field, limit, format: params.format });
         } else {

@@ -96,8 +96,8 @@ export function useSave(success: string, failed: string) {
 export const keepsRecord = (error: ApiError | null | undefined): boolean =>
   !error || error.statusCode === 0 || error.statusCode === 408 || error.statusCode === 429 || error.statusCode >= 500;
 
-/** A record on screen whose refresh failed: it stays for reading, and this says why above it. */
-export function RefreshFailed({ error }: { error?: ApiError | null }) {
+/** A record on screen whose refresh failed: it stays for reading, and this says why above it, with a retry. */
+export function RefreshFailed({ error, onRetry }: { error?: ApiError | null; onRetry?: () => void }) {
   const { t } = useTranslation();
   if (!error) return null;
   const words = failureWords(error, "failure.other");
@@ -108,6 +108,13 @@ export function RefreshFailed({ error }: { error?: ApiError | null }) {
       showIcon
       message={t(words.title)}
       description={words.text ? t(words.text) : error.message}
+      action={
+        onRetry ? (
+          <Button size="small" icon={<ReloadOutlined />} onClick={onRetry}>
+            {t("actions.retry")}
+          </Button>
+        ) : undefined
+      }
     />
   );
 }

@@ -130,7 +130,10 @@ export function SchemaForm({
     () => uiSchemaFor(view, schema, mode, fixed, data),
     [view, schema, mode, fixed, instance.language, shownFor],
   );
-  const transformErrors = useMemo(() => translateErrors(view.base), [view.base, instance.language]);
+  const transformErrors = useMemo(
+    () => translateErrors(view.base, (field) => view.byName.get(field)?.kind === "relation"),
+    [view, instance.language],
+  );
   // Errors on screen are validated again in the new language (rjsf keeps their words until the next
   // change), quietly: no message, no focus moved, the values as they are.
   const quiet = useRef(false);

@@ -23,7 +23,7 @@ export function SettingsScreen({ resource: identifier }: { resource: string }) {
     return <RecordStatus loading={query.isLoading} error={query.error} onRetry={() => void query.refetch()} />;
   return (
     <Card className="screen-card form-card" variant="borderless">
-      <RefreshFailed error={query.error} />
+      <RefreshFailed error={query.error} onRetry={() => void query.refetch()} />
       <fieldset disabled={!editable} className="settings-fieldset">
         <SchemaForm
           key={String(result.version)}

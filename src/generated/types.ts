@@ -27,6 +27,26 @@ export type OperatorBinding = OperatorBinding1;
 export type ProfitType = "percent" | "fixed";
 export type PayType = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 export type MoneyChange = number;
+/**
+ * The social-app wallet is in use: it then needs the mini-program identity, its merchant id, both secrets, the serial number and its three certificate files.
+ */
+export type Switch1 = 0 | 1;
+/**
+ * The online wallet is in use: it then needs its app id and private key, and either the platform's public key (key mode) or the three certificates (certificate mode).
+ */
+export type Switch2 = 0 | 1;
+/**
+ * The regional provider is in use: it then needs its app id and both keys.
+ */
+export type Switch3 = 0 | 1;
+/**
+ * Provider A is in use: it then needs its merchant id and secret.
+ */
+export type Switch4 = 0 | 1;
+/**
+ * Provider B is in use: it then needs its merchant id and secret.
+ */
+export type Switch5 = 0 | 1;
 export type PayoutMethod = "social_wallet" | "bank_transfer" | "online_wallet";
 /**
  * Sets whether a car-wash unit or a dryer hands out towels: off, free, or paid at towel_price (required then, at least 0.01). Other kinds are refused with 409; the price is cleared unless paid.
@@ -615,7 +635,7 @@ export interface MachineReplacement {
   agent_id?: number;
 }
 /**
- * One restock of a device's lane: who loaded how many of which goods, and when. Written by machine-replenishment-goods in the transaction that fills the lane and lowers the goods' stock; read in the console.
+ * One restock of a device's lane: who loaded how many of which goods, and when; or what was taken out of a lane when a rebound plan no longer had room for it (a negative quantity, reason plan_change). Written by machine-replenishment-goods in the transaction that fills the lane and lowers the goods' stock, and by machine-bind-plan in the one that takes stock out and puts it back into the goods' stock; read in the console.
  */
 export interface MachineRestock {
   machine_id: number;
@@ -634,13 +654,17 @@ export interface MachineRestock {
    */
   goods_name?: string;
   /**
-   * Read-only: set by the server.
+   * How many were loaded; negative for what was taken out (reason plan_change). Read-only: set by the server.
    */
   quantity: number;
   /**
    * Read-only: set by the server.
    */
   left_after?: number;
+  /**
+   * restock: goods loaded; plan_change: taken out when a channel plan bound to the device no longer had room for them (a lane dropped, its goods changed or its capacity cut). Read-only: set by the server.
+   */
+  reason?: "restock" | "plan_change";
   /**
    * Read-only: set by the server.
    */
@@ -817,30 +841,35 @@ export interface PaymentRecord {
   remark?: string;
 }
 /**
- * Platform payment credentials: the social-app wallet, the online wallet, a regional payment provider, two further providers and the mini-program identity used to pay.
+ * Platform payment credentials: the social-app wallet, the online wallet, a regional payment provider, two further providers and the mini-program identity used to pay. Each provider has an in-use switch: a provider in use needs its own fields (x-needs), one switched off needs nothing; a certificate field holds an uploaded file of its own kind (x-certificate).
  */
 export interface PaymentSetting {
-  mini_appid: string;
-  mini_secret: string;
-  social_wallet_mch_id: string;
-  social_wallet_v2_secret: string;
-  social_wallet_v3_secret: string;
-  social_wallet_serial_no: string;
-  social_wallet_cert_p12: string;
-  social_wallet_cert_key: string;
-  social_wallet_cert_pem: string;
+  mini_appid?: string;
+  mini_secret?: string;
+  social_wallet_enabled?: Switch1;
+  social_wallet_mch_id?: string;
+  social_wallet_v2_secret?: string;
+  social_wallet_v3_secret?: string;
+  social_wallet_serial_no?: string;
+  social_wallet_cert_p12?: string;
+  social_wallet_cert_key?: string;
+  social_wallet_cert_pem?: string;
+  online_wallet_enabled?: Switch2;
   online_wallet_app_id?: string;
   online_wallet_private_key?: string;
   online_wallet_public_key?: string;
   online_wallet_app_cert?: string;
   online_wallet_public_cert?: string;
   online_wallet_root_cert?: string;
+  regional_enabled?: Switch3;
   regional_sandbox?: Switch;
   regional_app_id?: string;
   regional_private_key?: string;
   regional_public_key?: string;
+  provider_a_enabled?: Switch4;
   provider_a_mch_id?: string;
   provider_a_secret?: string;
+  provider_b_enabled?: Switch5;
   provider_b_mch_id?: string;
   provider_b_secret?: string;
 }

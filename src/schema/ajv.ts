@@ -86,6 +86,7 @@ export const annotationKeywords = [
   "x-relation",
   "x-upload",
   "x-certificate",
+  "x-needs",
   "x-store",
   "x-groups",
   "x-generated-from",

@@ -67,6 +67,8 @@ export interface JsonSchemaNode {
   "x-relation"?: { entity: string; history?: true; titleCopy?: string };
   "x-upload"?: XUpload;
   "x-certificate"?: "x509" | "private-key" | "pkcs12";
+  /** On a switch: the fields it needs while on (all of `all`, and all of one set of `anyOf`). */
+  "x-needs"?: { all: string[]; anyOf?: string[][] };
   "x-store"?: "hash" | "none" | "derived";
   /** Named sets of an enum field's values that rules share (an order's paid-like pay states). */
   "x-groups"?: Record<string, string[]>;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reportDemoDevices } from "../../server/seed/devices.ts";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
-import { errorFields, Fixtures, type Row } from "./fixtures.ts";
+import { errorFields, Fixtures, type FieldErrors, type Row } from "./fixtures.ts";
 
 let t: TestApp;
 let fx: Fixtures;
@@ -90,6 +90,32 @@ describe("machine-bind-manage", () => {
     expect(Number((await fx.row("machine", machine.id))!.agent_id)).toBe(t.ids.agent_a);
   });
 
+  it("says in the caller's language that no agent, outlet or plan is chosen, and binds nothing", async () => {
+    const { machine, plan } = await vendingWithLanes();
+    const km = await fx.clientIn("agent_a", "km");
+    const cases = [
+      ["machine-bind-manage", "agent_id"],
+      ["machine-bind-shop", "shop_id"],
+      ["machine-bind-plan", "channel_plan_id"],
+    ] as const;
+    for (const [call, field] of cases) {
+      for (const body of [{ id: [machine.id] }, { id: [machine.id], [field]: 0 }]) {
+        const reply = await agentA.post(`/merchant/${call}`, body);
+        expect(reply.status, `${call} ${JSON.stringify(body)}`).toBe(400);
+        expect(errorFields(reply)).toEqual([field]);
+        expect((reply.body.data as unknown as FieldErrors).errors[0].message).toMatch(
+          /: nothing selected, choose one$/,
+        );
+      }
+    }
+    // In Khmer: the field's own Khmer name in the Khmer sentence (written here, apart from the locale files).
+    const shown = await km.post("/merchant/machine-bind-plan", { id: [machine.id] });
+    expect((shown.body.data as unknown as FieldErrors).errors[0].message).toBe("មិនទាន់បានជ្រើស គម្រោងផ្លូវទំនិញ ទេ៖ សូមជ្រើសមួយ");
+    // A role without the permission is refused before anything is checked; nothing moved.
+    expect((await operator.post("/merchant/machine-bind-plan", { id: [machine.id] })).status).toBe(403);
+    expect(Number((await fx.row("machine", machine.id))!.channel_plan_id)).toBe(plan.id);
+  });
+
   it("unbinds the previous owner's operators when the device leaves their agent's subtree", async () => {
     const { machine } = await vendingWithLanes();
     await t.db.query(
@@ -133,6 +159,84 @@ describe("machine-bind-plan", () => {
       [3, 0, 9, goods.title],
     ]);
     expect(Number((await fx.row("machine", machine.id))!.channel_plan_id)).toBe(smaller.id);
+  });
+
+  it("takes out and records what the new plan has no room for, and puts it back into the goods' stock", async () => {
+    const { machine, goods, lanes } = await vendingWithLanes("agent_a", 100);
+    const other = await fx.createRecord("goods", "agent_a", { stock: 10 });
+    // Lane 1 holds 6 of 8, lane 2 holds 5 of 5.
+    await t.db.query(`update machine_channel set "left" = 6 where id = $1`, [lanes[0].id]);
+    await t.db.query(`update machine_channel set "left" = 5 where id = $1`, [lanes[1].id]);
+    // Lane 1 cut to 4 (2 out), lane 2 given other goods (5 out), lane 3 new.
+    const plan = await fx.createRecord("channel_plan", "agent_a", {
+      channels: [
+        { channel_number: 1, goods_id: goods.id, count: 4, price: 300 },
+        { channel_number: 2, goods_id: other.id, count: 5, price: 300 },
+        { channel_number: 3, goods_id: goods.id, count: 9, price: 300 },
+      ],
+    });
+    const reply = await agentA.post("/merchant/machine-bind-plan", { id: [machine.id], channel_plan_id: plan.id });
+    expect(reply.status, reply.raw).toBe(200);
+    const after = await t.db.query(
+      `select channel_number, "left", goods_id from machine_channel where machine_id = $1 order by channel_number`,
+      [machine.id],
+    );
+    expect(after.rows.map((r) => [r.channel_number, Number(r.left), Number(r.goods_id)])).toEqual([
+      [1, 4, goods.id],
+      [2, 0, other.id],
+      [3, 0, goods.id],
+    ]);
+    // The records, read as the console reads them: each lane's stock taken out, by whom and why.
+    const records = await agentA.get<{ list: Row[] }>(
+      `/merchant/machine-replenishment-list?machine_id=${machine.id as number}`,
+    );
+    expect(records.status, records.raw).toBe(200);
+    const taken = records.body.data.list
+      .filter((r) => r.reason === "plan_change")
+      .map((r) => [r.channel_number, r.quantity, r.left_after, r.goods_id, r.actor_name])
+      .sort();
+    const by = (await t.db.query(`select nickname from agent where id = $1`, [t.ids.agent_a])).rows[0].nickname;
+    expect(taken).toEqual([
+      [1, -2, 4, goods.id, by],
+      [2, -5, 0, goods.id, by],
+    ]);
+    // The 7 taken out are back in stock; what was loaded per day is unchanged (nothing was loaded).
+    expect(Number((await fx.row("goods", goods.id))!.stock)).toBe(107);
+    const loaded = await t.db.query(
+      `select coalesce(sum(restocked), 0)::int as n from stock_consumption where machine_id = $1`,
+      [machine.id],
+    );
+    expect(loaded.rows[0].n).toBe(0);
+    // Bound again to the same plan: nothing more to take out, nothing recorded.
+    expect(
+      (await agentA.post("/merchant/machine-bind-plan", { id: machine.id, channel_plan_id: plan.id })).status,
+    ).toBe(200);
+    const again = await t.db.query(`select count(*)::int as n from machine_restock where machine_id = $1`, [
+      machine.id,
+    ]);
+    expect(again.rows[0].n).toBe(2);
+  });
+
+  it("leaves stock and records untouched when the binding is refused (another agent's device, a role without it)", async () => {
+    const { machine, goods, lanes, plan } = await vendingWithLanes("agent_a", 50);
+    await t.db.query(`update machine_channel set "left" = 8 where id = $1`, [lanes[0].id]);
+    const smaller = await fx.createRecord("channel_plan", "agent_a", {
+      channels: [{ channel_number: 1, goods_id: goods.id, count: 2, price: 300 }],
+    });
+    expect(
+      (await agentB.post("/merchant/machine-bind-plan", { id: machine.id, channel_plan_id: smaller.id })).status,
+    ).toBe(400);
+    expect(
+      (await operator.post("/merchant/machine-bind-plan", { id: machine.id, channel_plan_id: smaller.id })).status,
+    ).toBe(403);
+    const left = await t.db.query(`select "left" from machine_channel where id = $1`, [lanes[0].id]);
+    expect(Number(left.rows[0].left)).toBe(8);
+    const records = await t.db.query(`select count(*)::int as n from machine_restock where machine_id = $1`, [
+      machine.id,
+    ]);
+    expect(records.rows[0].n).toBe(0);
+    expect(Number((await fx.row("goods", goods.id))!.stock)).toBe(50);
+    expect(Number((await fx.row("machine", machine.id))!.channel_plan_id)).toBe(plan.id);
   });
 
   it("refuses devices that have no lanes, and another agent's plan", async () => {

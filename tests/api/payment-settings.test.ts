@@ -131,3 +131,152 @@ describe("payment certificates", () => {
     expect((await upload("social_wallet_cert_pem", soon.certPem, "agent_a")).status).toBe(403);
   });
 });
+
+/** Saves over the stored version (a secret left out is kept), as the screen does. */
+async function save(body: Row, as: Client = admin): Promise<Reply<Row>> {
+  const { version } = (await admin.get<Row>("/merchant/pay-setting-get")).body.data;
+  return as.post<Row>("/merchant/pay-setting-set", { version, ...body });
+}
+
+const messages = (reply: Reply) =>
+  Object.fromEntries(
+    (reply.body.data as unknown as { errors: { field: string; message: string }[] }).errors.map((e) => [
+      e.field,
+      e.message,
+    ]),
+  );
+
+describe("what a provider in use needs", () => {
+  const OFF = {
+    social_wallet_enabled: 0,
+    online_wallet_enabled: 0,
+    regional_enabled: 0,
+    provider_a_enabled: 0,
+    provider_b_enabled: 0,
+  };
+  // From nothing stored (the tests above saved the social wallet and a certificate).
+  beforeAll(async () => {
+    await t.db.query(`delete from payment_setting`);
+  });
+
+  it("asks nothing of a provider switched off, and each field of one switched on, named in words", async () => {
+    // Every provider off: nothing is needed, whatever is empty.
+    const off = await save({ ...OFF, provider_a_mch_id: "", provider_a_secret: "", regional_app_id: "" });
+    expect(off.status, off.raw).toBe(200);
+
+    // Provider A on with its merchant id only: its secret is missing, and nothing of the others.
+    const a = await save({ ...OFF, provider_a_enabled: 1, provider_a_mch_id: "880010023" });
+    expect(a.status, a.raw).toBe(400);
+    expect(errorFields(a)).toEqual(["provider_a_secret"]);
+    expect(messages(a).provider_a_secret).toBe("Provider A secret is required while “Provider A in use” is on");
+    // In the caller's language.
+    const zh = await (
+      await fx.clientIn("admin", "zh")
+    ).post("/merchant/pay-setting-set", {
+      version: (await admin.get<Row>("/merchant/pay-setting-get")).body.data.version,
+      ...OFF,
+      provider_a_enabled: 1,
+      provider_a_mch_id: "880010023",
+    });
+    expect(messages(zh).provider_a_secret).toBe("开启“使用服务商 A”时必须填写服务商 A 密钥");
+
+    // With its secret it saves; saved again with the secret kept (masked), it still has it.
+    const both = { provider_a_mch_id: "880010023", provider_a_secret: "pa-secret-0001" };
+    expect((await save({ ...OFF, ...both, provider_a_enabled: 1 })).status).toBe(200);
+    expect((await save({ ...OFF, provider_a_enabled: 1, provider_a_secret: "******" })).status).toBe(200);
+    // Emptied while in use: refused; switched off, it may be emptied.
+    expect(errorFields(await save({ ...OFF, provider_a_enabled: 1, provider_a_mch_id: "" }))).toEqual([
+      "provider_a_mch_id",
+    ]);
+    expect((await save({ ...OFF, provider_a_mch_id: "", provider_a_secret: "" })).status).toBe(200);
+  });
+
+  it("refuses the social wallet in use without its secrets, the mini-program and its three files", async () => {
+    const reply = await save({ ...OFF, social_wallet_enabled: 1, social_wallet_mch_id: "1612345678" });
+    expect(reply.status, reply.raw).toBe(400);
+    expect(errorFields(reply).sort()).toEqual(
+      [
+        "mini_appid",
+        "mini_secret",
+        "social_wallet_v2_secret",
+        "social_wallet_v3_secret",
+        "social_wallet_serial_no",
+        "social_wallet_cert_p12",
+        "social_wallet_cert_key",
+        "social_wallet_cert_pem",
+      ].sort(),
+    );
+    expect(messages(reply).social_wallet_cert_key).toBe(
+      "Social wallet private key (key) is required while “Social-app wallet in use” is on",
+    );
+    // With all of it (the bundle locked with the merchant id), it saves.
+    const files = {
+      social_wallet_cert_pem: (await upload("social_wallet_cert_pem", soon.certPem)).body.data.url,
+      social_wallet_cert_key: (await upload("social_wallet_cert_key", soon.keyPem)).body.data.url,
+      social_wallet_cert_p12: (await upload("social_wallet_cert_p12", soon.p12(SECRETS.social_wallet_mch_id))).body.data
+        .url,
+    };
+    const saved = await save({ ...OFF, ...SECRETS, ...files, social_wallet_enabled: 1 });
+    expect(saved.status, saved.raw).toBe(200);
+    // Switched off, its fields may be emptied.
+    expect((await save({ ...OFF, social_wallet_mch_id: "" })).status).toBe(200);
+  });
+
+  it("takes the online wallet with its public key or with all three certificates", async () => {
+    const base = {
+      ...OFF,
+      online_wallet_enabled: 1,
+      online_wallet_app_id: "2021004123456789",
+      online_wallet_private_key: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+    };
+    const keyOnly = await save(base);
+    // Neither set begun: the public key is asked for.
+    expect(errorFields(keyOnly)).toEqual(["online_wallet_public_key"]);
+    // Certificate mode begun (two of three): the missing certificate is asked for, not the public key.
+    const app = (await upload("online_wallet_app_cert", later.certPem)).body.data.url;
+    const platform = (await upload("online_wallet_public_cert", later.certPem)).body.data.url;
+    const two = await save({ ...base, online_wallet_app_cert: app, online_wallet_public_cert: platform });
+    expect(errorFields(two)).toEqual(["online_wallet_root_cert"]);
+    const root = (await upload("online_wallet_root_cert", later.certPem)).body.data.url;
+    const three = await save({
+      ...base,
+      online_wallet_app_cert: app,
+      online_wallet_public_cert: platform,
+      online_wallet_root_cert: root,
+    });
+    expect(three.status, three.raw).toBe(200);
+  });
+
+  it("keeps in a certificate field only a file uploaded here of the field's kind", async () => {
+    const key = (await upload("social_wallet_cert_key", soon.keyPem)).body.data.url;
+    const cert = (await upload("online_wallet_app_cert", later.certPem)).body.data.url;
+    const typed = await save({ ...OFF, online_wallet_root_cert: "certs/online-wallet/rootCert.crt" });
+    expect(typed.status).toBe(400);
+    expect(messages(typed).online_wallet_root_cert).toBe(
+      "Online wallet root certificate does not hold a certificate (PEM or DER): upload it again",
+    );
+    // A key uploaded for the key field, put where a certificate belongs; a certificate where the key does.
+    const swapped = await save({ ...OFF, online_wallet_root_cert: key, social_wallet_cert_key: cert });
+    expect(errorFields(swapped).sort()).toEqual(["online_wallet_root_cert", "social_wallet_cert_key"]);
+    expect(messages(swapped).social_wallet_cert_key).toBe(
+      "Social wallet private key (key) does not hold a private key (PEM or DER): upload it again",
+    );
+    // A file that is not there (an address made up in the right shape).
+    const gone = await save({
+      ...OFF,
+      online_wallet_root_cert: "private:payment_setting/2026-11/0123456789abcdef.pem",
+    });
+    expect(errorFields(gone)).toEqual(["online_wallet_root_cert"]);
+    expect((await save({ ...OFF, online_wallet_root_cert: cert })).status).toBe(200);
+  });
+
+  it("is the platform's to set: an agent is refused and nothing changes", async () => {
+    const before = (await admin.get<Row>("/merchant/pay-setting-get")).body.data;
+    const reply = await save(
+      { ...OFF, provider_b_enabled: 1, provider_b_mch_id: "X1", provider_b_secret: "s" },
+      agentA,
+    );
+    expect(reply.status).toBe(403);
+    expect((await admin.get<Row>("/merchant/pay-setting-get")).body.data.version).toBe(before.version);
+  });
+});

@@ -76,6 +76,17 @@ describe("payment settings", () => {
         .getByText(/^Valid until/)
         .waitFor();
 
+      // A provider switched on asks for its own fields before anything is sent; switched off, nothing.
+      await page.locator("#provider_a_enabled").click();
+      await page.locator("[data-testid=payment-settings] button[type=submit]").click();
+      await page.getByText("Provider A merchant ID is required while “Provider A in use” is on").waitFor();
+      await page.locator("#provider_a_enabled").click();
+      await page
+        .getByText("Provider A merchant ID is required while “Provider A in use” is on")
+        .waitFor({ state: "detached" });
+
+      // The social wallet in use, with everything it needs.
+      await page.locator("#social_wallet_enabled").click();
       const saved = page.waitForResponse((r) => r.url().endsWith("/merchant/pay-setting-set"));
       await page.locator("[data-testid=payment-settings] button[type=submit]").click();
       const answer = await saved;
@@ -93,10 +104,13 @@ describe("payment settings", () => {
       // The certificates as the server reads them now: the bundle opened with the saved merchant id.
       await certificate(page, "social_wallet_cert_p12").getByText("CN=Wallet API 1612345678").waitFor();
       await certificate(page, "social_wallet_cert_pem").getByTestId("expiry-warning").waitFor();
-      const { rows } = await c.db.query<{ v2: string; mch: string }>(
-        `select social_wallet_v2_secret as v2, social_wallet_mch_id as mch from payment_setting`,
+      const { rows } = await c.db.query<{ v2: string; mch: string; used: number; a: number }>(
+        `select social_wallet_v2_secret as v2, social_wallet_mch_id as mch, social_wallet_enabled as used,
+                provider_a_enabled as a from payment_setting`,
       );
-      expect(rows).toEqual([{ v2: "v2-secret-0001", mch: MCH_ID }]);
+      expect(rows.map((r) => ({ ...r, used: Number(r.used), a: Number(r.a) }))).toEqual([
+        { v2: "v2-secret-0001", mch: MCH_ID, used: 1, a: 0 },
+      ]);
       expect(tab.errors).toEqual([
         "HTTP 400 /merchant/upload",
         "Failed to load resource: the server responded with a status of 400 (Bad Request)",

@@ -39,6 +39,7 @@ beforeAll(async () => {
     "operations",
     "car_wash_plan",
     "system_setting",
+    "machine",
   ]);
 });
 
@@ -377,6 +378,27 @@ describe("translateErrors", () => {
     ]);
     expect(error.property).toBe(".packages.0.fee");
     expect(error.message).toBe("Fee is required");
+  });
+
+  it("says a relation left unchosen is not selected: a bind dialog with no plan, agent or outlet", async () => {
+    const bind = (call: string, data: Schema) => {
+      const view = viewOf(call);
+      const isRelation = (field: string) => view.byName.get(field)?.kind === "relation";
+      return validator
+        .validateFormData(data, formSchema(view, "create"), undefined, translateErrors(view.base, isRelation))
+        .errors.map((e) => [e.property?.replace(/^\./, ""), e.message]);
+    };
+    expect(bind("machine-bind-plan", { id: [1] })).toEqual([
+      ["channel_plan_id", "Channel plan: nothing selected, choose one"],
+    ]);
+    expect(bind("machine-bind-manage", { id: [1], agent_id: 0 })).toEqual([
+      ["agent_id", "Agent: nothing selected, choose one"],
+    ]);
+    // Chosen: nothing to say. Not a relation: the usual words.
+    expect(bind("machine-bind-shop", { id: [1], shop_id: 4 })).toEqual([]);
+    expect(messagesOf("notice", { content: "x", status: 1 })).toEqual(["Title is required"]);
+    await i18n.changeLanguage("th");
+    expect(bind("machine-bind-shop", { id: [1] })).toEqual([["shop_id", "ยังไม่ได้เลือกสาขา กรุณาเลือก"]]);
   });
 
   it("keeps ajv's message for a keyword it has no text for", () => {

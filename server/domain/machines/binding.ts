@@ -58,7 +58,8 @@ export const bindingHandlers: Handlers = {
     const machines = await lockMachines(ctx.tx, ctx, ids);
     wrongKind(machines, ["vending"]);
     const lanes = await store.planLanes(ctx.tx, input.channel_plan_id);
-    for (const machine of machines) await store.layOutLanes(ctx.tx, machine, lanes);
+    // Stock the new lanes cannot hold is taken out, recorded and put back into the goods' stock.
+    for (const machine of machines) await store.layOutLanes(ctx.tx, machine, lanes, ctx.principal);
     await store.setColumns(ctx.tx, ids, { channel_plan_id: input.channel_plan_id });
     for (const m of machines)
       await audit(ctx.tx, ctx, "machine", m.id, "bind_plan", {

@@ -138,10 +138,41 @@ export async function moveToOwner(tx: Queryable, ids: number[], owner: { id: num
 }
 
 /**
- * Lays a device's lanes out as a plan has them: lanes the plan no longer has go; the others take the plan's
- * goods and capacity, keeping what is left in them up to the new capacity; new lanes start empty.
+ * Lays out a device's lanes from a plan. What no longer fits is taken out and recorded, never lost: a
+ * lane the plan drops, or whose goods it changes, is emptied; a lane kept with the same goods keeps what
+ * is left up to its new capacity. Each lane emptied or cut down has a restock record of the quantity
+ * taken out (negative, reason plan_change, by the caller) and its goods go back into stock, in the
+ * binding's transaction (the device is locked), so the lanes' and the goods' stock still add up.
  */
-export async function layOutLanes(tx: Queryable, machine: LockedMachine, lanes: PlanLane[]): Promise<void> {
+export async function layOutLanes(
+  tx: Queryable,
+  machine: LockedMachine,
+  lanes: PlanLane[],
+  by: { kind: string; id: number | string | null; name: string },
+): Promise<void> {
+  const plan = JSON.stringify(lanes);
+  await tx.query(
+    `with plan as (select * from jsonb_to_recordset($2::jsonb) as p(channel_number int, goods_id bigint, count int)),
+          kept as (
+            select c.id, c.channel_number, c.goods_id, c."left", c.agent_id, c.agent_path,
+                   case when p.channel_number is null or p.goods_id is distinct from c.goods_id then 0
+                        else least(c."left", p.count) end as left_after
+              from ${q("machine_channel")} c left join plan p on p.channel_number = c.channel_number
+             where c.machine_id = $1 and c."left" > 0),
+          taken as (select * from kept where left_after < "left"),
+          back as (
+            update ${q("goods")} g set stock = coalesce(g.stock, 0) + t.quantity, version = g.version + 1, updated_at = now()
+              from (select goods_id, sum("left" - left_after) as quantity from taken
+                     where goods_id is not null group by goods_id) t
+             where g.id = t.goods_id)
+     insert into ${q("machine_restock")} (machine_id, mac_name, channel_id, channel_number, goods_id, quantity,
+                                          left_after, reason, actor_kind, actor_id, actor_name, restocked_at,
+                                          agent_id, agent_path)
+     select $1, $3, id, channel_number, goods_id, left_after - "left", left_after, 'plan_change', $4, $5, $6, now(),
+            agent_id, agent_path
+       from taken`,
+    [machine.id, plan, machine.mac_name, by.kind, by.id, by.name],
+  );
   await tx.query(`delete from ${q("machine_channel")} where machine_id = $1 and channel_number <> all($2::int[])`, [
     machine.id,
     lanes.map((lane) => lane.channel_number),
@@ -154,8 +185,10 @@ export async function layOutLanes(tx: Queryable, machine: LockedMachine, lanes: 
        left join ${q("goods")} g on g.id = p.goods_id
      on conflict (machine_id, channel_number) do update
         set goods_id = excluded.goods_id, goods_name = excluded.goods_name, count = excluded.count,
-            "left" = least(c."left", excluded.count), version = c.version + 1, updated_at = now()`,
-    [machine.id, machine.agent_id, machine.agent_path, JSON.stringify(lanes)],
+            "left" = case when c.goods_id is distinct from excluded.goods_id then 0
+                          else least(c."left", excluded.count) end,
+            version = c.version + 1, updated_at = now()`,
+    [machine.id, machine.agent_id, machine.agent_path, plan],
   );
 }
 

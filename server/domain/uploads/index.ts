@@ -27,6 +27,7 @@ import {
   type CertificateFormat,
   type CertificateInfo,
 } from "./certificates.ts";
+import { paymentSettingHooks } from "./payment-settings.ts";
 import * as uploadStore from "./uploads-store.ts";
 import { RESERVED } from "./uploads-store.ts";
 
@@ -448,8 +449,15 @@ export function uploads(uploadDir?: string): Area {
   mkdirSync(dirs.publicDir, { recursive: true });
   mkdirSync(dirs.privateDir, { recursive: true });
 
+  /** A private upload of payment settings by its stored address ("private:payment_setting/..."), or undefined. */
+  const readPrivate = async (value: string): Promise<Buffer | undefined> => {
+    const path = /^private:(payment_setting\/\d{4}-\d{2}\/[0-9a-f]{16}\.[a-z0-9]+)$/.exec(value)?.[1];
+    return path ? readFile(join(dirs.privateDir, path)).catch(() => undefined) : undefined;
+  };
+
   return defineArea({
     name: "uploads",
+    hooks: { payment_setting: paymentSettingHooks(readPrivate) },
     files: {
       upload: intake((input) => input.entity ?? ""),
       "goods-image": intake(() => "goods"),

@@ -7,7 +7,6 @@
 // the uploads and the save are use-payment-settings.ts).
 import { CheckCircleOutlined, ExclamationCircleOutlined, UploadOutlined } from "@ant-design/icons";
 import {
-  Alert,
   App,
   Button,
   Card,
@@ -28,6 +27,8 @@ import { useTranslation } from "react-i18next";
 import { postFile, type ApiError } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import { formatDate } from "../../crud/format.ts";
+import { LoadFailure, RefreshFailed } from "../../crud/record-state.tsx";
+import { entityView } from "../../crud/model.ts";
 import { entityKeyBase, fieldHelpKey, fieldLabelKey } from "../../schema/keys.ts";
 import {
   scrollToFirstError,
@@ -45,6 +46,17 @@ const SECTIONS = [
   { key: "others", prefix: "provider_" },
 ] as const;
 
+/**
+ * field -> the switches that need it while on (x-needs' `all`; an `anyOf` choice is the server's to word,
+ * the switch's help says it).
+ */
+const switchesNeeding: ReadonlyMap<string, string[]> = (() => {
+  const map = new Map<string, string[]>();
+  for (const field of entityView("payment_setting").fields)
+    for (const needed of field.node["x-needs"]?.all ?? []) map.set(needed, [...(map.get(needed) ?? []), field.name]);
+  return map;
+})();
+
 /** Days before expiry from which a certificate is flagged. */
 export const EXPIRY_WARNING_DAYS = 30;
 
@@ -55,18 +67,16 @@ export function PaymentSettings() {
   const editable = allowed("payment_setting.set");
   const required = new Set(view.schema.required ?? []);
   const label = (field: string) => t(fieldLabelKey(entityKeyBase("payment_setting"), field));
+  // A provider in use (its switch on) needs its own fields (x-needs): they are marked and asked for.
+  const values = (Form.useWatch([], form) ?? initial) as Record<string, unknown>;
+  const neededBy = (name: string) => switchesNeeding.get(name) ?? [];
+  const onNow = (name: string) => neededBy(name).find((s) => Number(values[s] ?? initial[s]) === 1);
 
   if (settings.isLoading) return <Skeleton active />;
+  // A failed load says why, with a retry; a failed refresh keeps the settings on screen and says so above.
   const failed = (settings.error ?? stored.error) as ApiError | null;
-  if (!settings.data)
-    return (
-      <Alert
-        type="error"
-        showIcon
-        message={failed?.message}
-        action={<Button onClick={() => void settings.refetch()}>{t("common:actions.retry")}</Button>}
-      />
-    );
+  const retry = () => void Promise.all([settings.refetch(), stored.refetch()]);
+  if (!settings.data) return <LoadFailure error={failed} onRetry={retry} fallback="messages.detailFailed" />;
 
   const input = (name: string) => {
     const field = view.byName.get(name)!;
@@ -83,11 +93,14 @@ export function PaymentSettings() {
   const rules = (name: string) => {
     const field = view.byName.get(name)!;
     // A secret or certificate already set stays set when left empty.
-    const needed =
-      required.has(name) && !(field.writeOnly && isSet(name)) && !(field.node["x-certificate"] && uploaded[name]);
-    return needed && !field.node["x-certificate"]
-      ? [{ required: true, message: t("validation:required", { field: label(name) }) }]
-      : [];
+    const kept = (field.writeOnly && isSet(name)) || (field.node["x-certificate"] && uploaded[name]);
+    if (kept || field.node["x-certificate"]) return [];
+    const provider = onNow(name);
+    if (provider)
+      return [
+        { required: true, message: t("errors:providerNeeds", { field: label(name), provider: label(provider) }) },
+      ];
+    return required.has(name) ? [{ required: true, message: t("validation:required", { field: label(name) }) }] : [];
   };
 
   return (
@@ -104,7 +117,7 @@ export function PaymentSettings() {
       }}
       data-testid="payment-settings"
     >
-      {failed && <Alert type="error" showIcon message={failed.message} style={{ marginBottom: 16 }} />}
+      <RefreshFailed error={failed} onRetry={retry} />
       <Space direction="vertical" size={16} style={{ width: "100%" }}>
         {SECTIONS.map((section) => (
           <Card
@@ -122,8 +135,9 @@ export function PaymentSettings() {
                     <Form.Item
                       name={f.node["x-certificate"] ? undefined : f.name}
                       label={label(f.name)}
-                      required={required.has(f.name)}
+                      required={required.has(f.name) || onNow(f.name) !== undefined}
                       rules={rules(f.name)}
+                      dependencies={f.node["x-certificate"] ? undefined : neededBy(f.name)}
                       valuePropName={f.ui.widget === "switch" ? "checked" : "value"}
                       getValueFromEvent={f.ui.widget === "switch" ? (on: boolean) => (on ? 1 : 0) : undefined}
                       getValueProps={
