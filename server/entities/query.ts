@@ -85,7 +85,7 @@ export function parseListQuery(model: EntityModel, query: Record<string, unknown
 
   const where: Condition[] = [];
   for (const [key, value] of Object.entries(query)) {
-    if (["page", "limit", "sort", "order"].includes(key) || value === undefined || value === "") continue;
+    if (["page", "limit", "sort", "order", "count"].includes(key) || value === undefined || value === "") continue;
     const raw = Array.isArray(value) ? value.join(",") : String(value);
     const match = /^(.*?)(_like|_gte|_lte)?$/.exec(key)!;
     const name = match[1];
@@ -122,8 +122,11 @@ export function parseListQuery(model: EntityModel, query: Record<string, unknown
     else if (coerced.length > 1 || kind === "in") where.push({ field: name, op: "in", value: coerced });
     else where.push({ field: name, op: "eq", value: coerced[0] });
   }
+  // count=exact: the total counted to the last row, past the cap (the console's "Count exactly").
+  if (query.count !== undefined && query.count !== "exact") errors.push(paramError("count", "enum", lng));
   if (errors.length) throw badRequest(errors);
-  return { page, limit: Math.min(limit, MAX_LIMIT), sort, order, then: keys.slice(1), where };
+  const exact = query.count === "exact";
+  return { page, limit: Math.min(limit, MAX_LIMIT), sort, order, then: keys.slice(1), where, exact };
 }
 
 /** ids from `?id=1,2,3` or a body `{ "id": 7 }` / `{ "id": [1, 2] }`. */

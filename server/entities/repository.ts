@@ -2,6 +2,7 @@
 // row outside the caller's subtree is never read, changed, deleted, recovered or destroyed.
 import type { Queryable } from "../db/db.ts";
 import { readRelation } from "../db/live.ts";
+import { LIST_COUNT_CAP } from "../../src/schema/constants.ts";
 import { q } from "../core/sql.ts";
 import { modelOf, type EntityModel } from "../model/model.ts";
 
@@ -29,6 +30,8 @@ export interface ListQuery {
   /** Further sort keys, after the first (a review queue: pending first, then the oldest). */
   then?: { field: string; order: "asc" | "desc" }[];
   where: Condition[];
+  /** Count every matching row, past COUNT_CAP (asked for: the total is then exact whatever its size). */
+  exact?: boolean;
 }
 
 export interface ListResult {
@@ -45,7 +48,7 @@ export interface ListResult {
  * a million rows costs its page, not a count of everything. Counting first keeps small results exact
  * even when the planner's statistics are stale.
  */
-export const COUNT_CAP = 1_000;
+export const COUNT_CAP = LIST_COUNT_CAP;
 
 /**
  * How long a filter counted past COUNT_CAP is taken as past it, per database: for that time its lists
@@ -229,6 +232,10 @@ export async function list<T = undefined>(
     .query<Row>(`select * ${from} ${order} limit ${query.limit} offset ${(query.page - 1) * query.limit}`, filterParams)
     .then(async ({ rows }) => ({ rows, after: await afterPage?.(rows) }));
   const counted = (async () => {
+    if (query.exact) {
+      const all = await db.query<{ n: number }>(`select count(*)::int as n ${from}`, filterParams);
+      return { total: all.rows[0].n, exact: true };
+    }
     const results = largeResultsOf(db);
     const key = JSON.stringify([from, filterParams]);
     const generation = results.generation;

@@ -7,6 +7,7 @@ import { Alert, Button, Card, Grid, List, Table } from "antd";
 import { ReloadOutlined } from "@ant-design/icons";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { LIST_COUNT_CAP } from "../schema/constants.ts";
 import { failureWords, LoadFailure } from "./record-state.tsx";
 import { FilterBar } from "./filter-bar.tsx";
 import { toCrudFilters } from "./filters.ts";
@@ -78,14 +79,27 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
       />
     ),
   };
+  // An estimate may be above the rows there are: the pager then reaches only the pages the server counted
+  // (LIST_COUNT_CAP rows and one), and "Count exactly" asks for the true total and every page.
+  const total = table.result.total ?? 0;
   const pagination = {
     current: table.currentPage,
     pageSize: table.pageSize,
-    total: table.result.total ?? 0,
+    total: list.exact ? total : Math.min(total, LIST_COUNT_CAP + 1),
     pageSizeOptions: PAGE_SIZES,
     showSizeChanger: true,
     showQuickJumper: true,
-    showTotal: (n: number) => t(list.exact ? "pager.total" : "pager.approx", { total: n }),
+    showTotal: () =>
+      list.exact ? (
+        t("pager.total", { total })
+      ) : (
+        <span className="pager-estimate">
+          {t("pager.approx", { total })}{" "}
+          <Button type="link" size="small" onClick={list.countExactly}>
+            {t("pager.countExactly")}
+          </Button>
+        </span>
+      ),
   };
 
   // The phone's page number is typed on the number pad, Enter going to it (antd's input says neither).

@@ -24,6 +24,12 @@ export const isSystemColumn = (name: string): boolean => (SYSTEM_COLUMNS as read
 /** Request parameters every call may take; their labels live in common:fields. */
 export const COMMON_PARAMETERS = ["id", "version", "action", "page", "limit", "sort", "order"] as const;
 
+/**
+ * A list's total is counted up to this many rows at each call; beyond, the server answers an estimate
+ * (total_exact false) unless asked for count=exact. The pager then reaches only pages known to hold rows.
+ */
+export const LIST_COUNT_CAP = 1_000;
+
 /** What a read shows in place of a stored secret; sent back unchanged, it keeps the secret. */
 export const MASK = "******";
 

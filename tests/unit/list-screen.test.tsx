@@ -111,7 +111,10 @@ function answerTo(path: string, url: URL): unknown {
     }
     case "/merchant/goods-list":
     case "/merchant/goods-recycle-list":
-      return listAnswer;
+      // The server's answer to "Count exactly": every row counted.
+      return url.searchParams.get("count") === "exact"
+        ? { ...listAnswer, total: 12_345, total_exact: true }
+        : listAnswer;
     case "/merchant/goods-cate-all":
       return [
         { id: 2, title: "Drinks" },
@@ -299,6 +302,41 @@ describe("ListScreen", () => {
     signIn(["goods.list"]);
     renderList();
     expect(await screen.findByText("About 1000000")).toBeTruthy();
+  });
+
+  it("lets the pager reach only the pages counted under an estimate, and counts exactly on a click", async () => {
+    // An estimate above the rows there may be: the pager stops at the 1,001 rows the server counted.
+    listAnswer = { ...listAnswer, total: 1_000_000, total_exact: false };
+    signIn(["goods.list"]);
+    const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
+    renderList();
+    await screen.findByText("About 1000000");
+    expect(screen.getByTitle("101")).toBeTruthy();
+    expect(screen.queryByTitle("102")).toBeNull();
+    expect(screen.queryByTitle("100000")).toBeNull();
+    expect(screen.queryByText("1000000 in all")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Count exactly" }));
+    // The exact total, every page of it, and no estimate or link any more.
+    expect(await screen.findByText("12345 in all")).toBeTruthy();
+    expect(calls("/merchant/goods-list").at(-1)!.url.searchParams.get("count")).toBe("exact");
+    expect(screen.getByTitle("1235")).toBeTruthy();
+    expect(screen.queryByText(/About/)).toBeNull();
+    expect(screen.queryByRole("button", { name: "Count exactly" })).toBeNull();
+  });
+
+  it("words the estimate, its link and the exact total apart in the five languages", async () => {
+    const i18n = await setupI18n(["common"]);
+    for (const lng of ["en", "zh", "km", "th", "tw"]) {
+      await i18n.changeLanguage(lng);
+      const exact = i18n.t("common:pager.total", { total: 20000 });
+      const about = i18n.t("common:pager.approx", { total: 20000 });
+      const link = i18n.t("common:pager.countExactly");
+      expect(new Set([exact, about, link]).size, lng).toBe(3);
+      for (const words of [exact, about, link]) expect(words, lng).not.toMatch(/pager\.|\{\{/);
+      expect(exact, lng).toContain("20000");
+      expect(about, lng).toContain("20000");
+    }
+    await i18n.changeLanguage("en");
   });
 
   it("offers only the actions the user is permitted", async () => {

@@ -83,7 +83,11 @@ export const dataProvider: DataProvider = {
     const { call, base } = await resolve(resource, ["list"], meta?.call);
     const page =
       pagination?.mode === "off" ? {} : { page: pagination?.currentPage ?? 1, limit: pagination?.pageSize ?? 10 };
-    const answer = await api<ListAnswer<never>>(call, { base, query: { ...page, ...listQuery(filters, sorters) } });
+    const count = meta?.count === "exact" ? { count: "exact" } : {};
+    const answer = await api<ListAnswer<never>>(call, {
+      base,
+      query: { ...page, ...count, ...listQuery(filters, sorters) },
+    });
     return {
       data: answer.list,
       total: answer.total,

@@ -4,7 +4,7 @@
 // for, a failure (or being offline) in words with a retry.
 import { useTable, type CrudFilter, type CrudSort } from "@refinedev/core";
 import type { TableProps } from "antd";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { ApiError } from "../../app/api.ts";
 import { usePageShownNow } from "../../app/page-shown.ts";
 import { fromCrudFilters } from "../filters.ts";
@@ -28,9 +28,11 @@ export function useEntityList(screen: ScreenContext, recycle: boolean) {
   }));
   const defaultSort = view.x.defaultSort ?? { field: "id", order: "desc" };
   const initialSort = (resource.meta.sort ?? [defaultSort]) as CrudSort[];
+  // "Count exactly" beside an estimate: the list asks for its exact total until its filters change.
+  const [countExact, setCountExact] = useState(false);
   const table = useTable<Row, ApiError>({
     resource: view.name,
-    meta: { call: recycle ? "recycleList" : resource.meta.listCall },
+    meta: { call: recycle ? "recycleList" : resource.meta.listCall, count: countExact ? "exact" : undefined },
     pagination: { pageSize: PAGE_SIZES[0] },
     sorters: { initial: initialSort },
     filters: { permanent: fixed, defaultBehavior: "replace" },
@@ -45,6 +47,8 @@ export function useEntityList(screen: ScreenContext, recycle: boolean) {
   const answerTitles = (query.data as { titles?: AnswerTitles } | undefined)?.titles;
   const titles = useRelationTitles(view.columns, rows, answerTitles, shownNow);
   const [selected, setSelected] = useState<number[]>([]);
+  const filterKey = JSON.stringify(table.filters);
+  useEffect(() => setCountExact(false), [filterKey]);
 
   const fixedFields = new Set(Object.keys(resource.meta.filter ?? {}));
   const userFilters = table.filters.filter((f) => !("field" in f && fixedFields.has(f.field)));
@@ -94,6 +98,8 @@ export function useEntityList(screen: ScreenContext, recycle: boolean) {
     failure: paused ? OFFLINE : query.error,
     /** The pager's total is exact, or an estimate the server says is one. */
     exact: (query.data as { totalExact?: boolean } | undefined)?.totalExact !== false,
+    /** Asks the server for the exact total (past its counting cap) of the list as filtered now. */
+    countExactly: () => setCountExact(true),
   };
 }
 
