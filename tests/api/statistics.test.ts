@@ -246,7 +246,15 @@ describe("statistics-line-machine, statistics-dealt and statistics-manage", () =
   it("lists the caller's direct sub-agents with their subtree's month", async () => {
     const team = (await agentA.get<Row[]>("/merchant/statistics-manage")).body.data;
     expect(team).toEqual([
-      { id: t.ids.agent_a1, nickname: "agent a1", devices: 1, turnover: 200, revenue: 200, withdrawable: 200 },
+      {
+        id: t.ids.agent_a1,
+        nickname: "agent a1",
+        devices: 1,
+        turnover: 200,
+        revenue: 200,
+        withdrawable: 200,
+        pending: 0,
+      },
     ]);
     const admins = (await admin.get<Row[]>("/merchant/statistics-manage")).body.data.map((r) => r.id);
     expect(admins.sort()).toEqual([t.ids.agent_a, t.ids.agent_b].sort());
