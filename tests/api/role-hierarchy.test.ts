@@ -1,8 +1,10 @@
-// The role hierarchy a new agent is held to (server/domain/accounts/place.ts): its role ranks strictly
-// below its superior's role (a greater level), and its parent role is its superior's role (set from the
-// superior when left out). Fixtures (helper.ts): admin ("Platform admin", level 0) → agent_a ("Level-1
-// agent", 1) → agent_a1 ("Viewer", 2), admin → agent_b ("Level-1 agent"); operator_a belongs to agent_a.
-// Every refusal below is exact, translated, and creates nothing.
+// The role hierarchy a new agent is held to (server/domain/accounts/place.ts): its role is of the next
+// level down from its superior's role (a role's level is the depth of the agents it is for), it grants
+// nothing the superior's role does not, and its parent role is its superior's role (set from the superior).
+// Fixtures (helper.ts): admin ("Platform admin", level 0, every permission) → agent_a ("Level-1 agent", 1,
+// all but platform administration) → agent_a1 ("Viewer", 2, four read permissions), admin → agent_b
+// ("Level-1 agent"); operator_a belongs to agent_a. Every refusal below is exact, translated, and creates
+// nothing. Editing a role that agents hold keeps them in their place (409 naming the permission).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
 import { Fixtures, type FieldErrors, type Row } from "./fixtures.ts";
@@ -62,10 +64,17 @@ async function refused(who: Client, payload: Row, errors: { field: string; keywo
   expect(await agents()).toBe(before);
 }
 
+/** The level a role under each fixture agent must have: one below the agent's role's level. */
+const LEVEL_UNDER: Record<string, number> = { "Platform admin": 1, "Level-1 agent": 2, Viewer: 3 };
 const notBelow = (role: string) => ({
   field: "role_id",
   keyword: "roleNotBelowSuperior",
-  message: `The role must rank below the superior agent's role “${role}”`,
+  message: `The role must be of level ${LEVEL_UNDER[role]}, one below the superior agent's role “${role}”`,
+});
+const beyondSuperior = (role: string, permission: string) => ({
+  field: "role_id",
+  keyword: "roleBeyondSuperior",
+  message: `The role grants “${permission}”, which the superior agent's role “${role}” does not`,
 });
 const notParent = (role: string) => ({
   field: "parent_role_id",
@@ -163,14 +172,20 @@ describe("a new agent's role ranks below its superior's, its parent role is the 
 
   it("answers in the caller's language", async () => {
     const expected: Record<string, [string, string]> = {
-      zh: ["角色必须低于上级代理商的角色“Level-1 agent”", "上级角色必须是上级代理商的角色“Level-1 agent”"],
-      tw: ["角色必須低於上級代理商的角色「Level-1 agent」", "上級角色必須是上級代理商的角色「Level-1 agent」"],
+      zh: [
+        "角色的级别必须为 2，比上级代理商的角色“Level-1 agent”低一级",
+        "上级角色必须是上级代理商的角色“Level-1 agent”",
+      ],
+      tw: [
+        "角色的級別必須為 2，比上級代理商的角色「Level-1 agent」低一級",
+        "上級角色必須是上級代理商的角色「Level-1 agent」",
+      ],
       th: [
-        "บทบาทต้องต่ำกว่าบทบาท “Level-1 agent” ของตัวแทนระดับบน",
+        "บทบาทต้องอยู่ระดับ 2 ต่ำกว่าบทบาท “Level-1 agent” ของตัวแทนระดับบนหนึ่งระดับ",
         "บทบาทระดับบนต้องเป็นบทบาท “Level-1 agent” ของตัวแทนระดับบน",
       ],
       km: [
-        "តួនាទីត្រូវតែទាបជាងតួនាទី “Level-1 agent” របស់ភ្នាក់ងារថ្នាក់លើ",
+        "តួនាទីត្រូវតែនៅកម្រិត 2 ទាបជាងតួនាទី “Level-1 agent” របស់ភ្នាក់ងារថ្នាក់លើមួយកម្រិត",
         "តួនាទីថ្នាក់លើត្រូវតែជាតួនាទី “Level-1 agent” របស់ភ្នាក់ងារថ្នាក់លើ",
       ],
     };
