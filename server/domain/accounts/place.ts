@@ -7,7 +7,8 @@
 // next level down from the caller's own, the superior the add wizard starts with). Role, parent role and
 // superior never change after creation (x-immutable), so the rule is checked when an agent is made and
 // when a role that agents hold is edited (roleEditRefusal); agents made before it are left as they are.
-import { entityNameKey, actionKey } from "../../../src/schema/keys.ts";
+import { operationSchemas } from "../../../src/generated/operations.ts";
+import { entityNameKey, actionKey, operationKeyBase } from "../../../src/schema/keys.ts";
 import { nextLevelDown, operationOfPermission } from "../../../src/schema/permissions.ts";
 import type { Queryable } from "../../db/db.ts";
 import type { Ctx } from "../../entities/context.ts";
@@ -30,11 +31,21 @@ export const beyond = (granted: readonly string[], allowed: readonly string[]): 
   return granted.filter((p) => !has.has(p));
 };
 
+/** The label of a permission key an operation declares (the role editor shows it); entity keys have theirs. */
+export const OPERATION_PERMISSION_LABELS = new Map(
+  Object.values(operationSchemas)
+    .filter((o) => o["x-operation"].permission.includes("."))
+    .map((o) => [o["x-operation"].permission, `${operationKeyBase(o)}name`]),
+);
+
 /** A permission as the role editor names it: the entity's name and the operation's, in the language. */
 export function permissionLabel(lng: Language, key: string): string {
   const entity = key.slice(0, key.indexOf("."));
   const op = operationOfPermission(key);
-  const opKey = hasTranslation(`permissions:${op}`) ? `permissions:${op}` : actionKey(entity, op);
+  // As the role editor's list reads it: the common operation names first.
+  const opKey = hasTranslation(`permissions:${op}`)
+    ? `permissions:${op}`
+    : (OPERATION_PERMISSION_LABELS.get(key) ?? actionKey(entity, op));
   return `${translate(lng, entityNameKey(entity))}: ${translate(lng, opKey)}`;
 }
 

@@ -1,20 +1,12 @@
 // The role editor's permission list and the agent form's role pickers (SPEC section 7, auth): every
 // permission key with its label, and the roles a caller may grant or the ranks above its own.
-import { operationSchemas } from "../../../src/generated/operations.ts";
-import { operationKeyBase } from "../../../src/schema/keys.ts";
 import { operationOfPermission } from "../../../src/schema/permissions.ts";
 import { can, sqlOf, type Ctx } from "../../entities/context.ts";
-import { nextLevelDown, ranksBelow } from "../accounts/place.ts";
+import { nextLevelDown, OPERATION_PERMISSION_LABELS, ranksBelow } from "../accounts/place.ts";
 import type { Handlers } from "../area.ts";
 import { allPermissions } from "./auth.ts";
 import * as store from "./session-store.ts";
 
-/** The label of a permission key an operation declares (the role editor shows it); entity keys have theirs. */
-const OPERATION_PERMISSION_LABELS = new Map(
-  Object.values(operationSchemas)
-    .filter((o) => o["x-operation"].permission.includes("."))
-    .map((o) => [o["x-operation"].permission, `${operationKeyBase(o)}name`]),
-);
 
 export const roleHandlers: Handlers = {
   async "manage-role-permission"() {
