@@ -7,7 +7,6 @@ import type { Handlers } from "../area.ts";
 import { allPermissions } from "./auth.ts";
 import * as store from "./session-store.ts";
 
-
 export const roleHandlers: Handlers = {
   async "manage-role-permission"() {
     return allPermissions().map((key) => ({
