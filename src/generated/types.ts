@@ -253,7 +253,7 @@ export interface Agent {
   confirm_password: string;
   phone: string;
   /**
-   * The agent's role: it ranks strictly below the superior's role (a greater level).
+   * The agent's role: of the next level down from the superior's role, granting nothing the superior's role does not.
    */
   role_id: number;
   /**

@@ -41,3 +41,10 @@ export const PERMISSION_OPERATIONS = Object.values(KIND_KEYS);
 
 /** The operation part of a permission key: "order.refund" → "refund". */
 export const operationOfPermission = (key: string): string => key.slice(key.indexOf(".") + 1);
+
+/**
+ * Whether a role of `level` fits an agent directly below one whose role has level `above`: a role's level is
+ * the depth of the agents it is for, so the next level down (server/domain/accounts/place.ts holds every new
+ * agent to it; the agent wizard offers the roles it takes).
+ */
+export const nextLevelDown = (level: number, above: number): boolean => level === above + 1;

@@ -185,16 +185,17 @@ describe("manage-pid-list: the superiors a new agent may get", () => {
   it("refuses a role that may not add agents", () => refusedWithoutPermission("/merchant/manage-pid-list"));
 });
 
-describe("manage-role-down with force_down=1: roles strictly below the caller's level", () => {
+describe("manage-role-down with force_down=1: roles of the next level down from the caller's", () => {
   const titles = (reply: { body: { data: unknown } }) => (reply.body.data as Row[]).map((r) => r.title);
 
-  it("answers the roles below the caller's own level only", async () => {
+  it("answers the roles of the next level down from the caller's own only", async () => {
     expect(titles(await admin.get("/merchant/manage-role-down"))).toEqual([
       "Platform admin",
       "Level-1 agent",
       "Viewer",
     ]);
-    expect(titles(await admin.get("/merchant/manage-role-down?force_down=1"))).toEqual(["Level-1 agent", "Viewer"]);
+    // The platform admin (level 0) gives level 1: Viewer (level 2) is for the agents below those.
+    expect(titles(await admin.get("/merchant/manage-role-down?force_down=1"))).toEqual(["Level-1 agent"]);
     expect(titles(await agentA.get("/merchant/manage-role-down"))).toEqual(["Level-1 agent", "Viewer"]);
     expect(titles(await agentA.get("/merchant/manage-role-down?force_down=1"))).toEqual(["Viewer"]);
     expect(titles(await agentA.get("/merchant/manage-role-down?force_down=0"))).toEqual(["Level-1 agent", "Viewer"]);

@@ -1,8 +1,10 @@
-// The role hierarchy a new agent is held to (server/domain/accounts/place.ts): its role ranks strictly
-// below its superior's role (a greater level), and its parent role is its superior's role (set from the
-// superior when left out). Fixtures (helper.ts): admin ("Platform admin", level 0) → agent_a ("Level-1
-// agent", 1) → agent_a1 ("Viewer", 2), admin → agent_b ("Level-1 agent"); operator_a belongs to agent_a.
-// Every refusal below is exact, translated, and creates nothing.
+// The role hierarchy a new agent is held to (server/domain/accounts/place.ts): its role is of the next
+// level down from its superior's role (a role's level is the depth of the agents it is for), it grants
+// nothing the superior's role does not, and its parent role is its superior's role (set from the superior).
+// Fixtures (helper.ts): admin ("Platform admin", level 0, every permission) → agent_a ("Level-1 agent", 1,
+// all but platform administration) → agent_a1 ("Viewer", 2, four read permissions), admin → agent_b
+// ("Level-1 agent"); operator_a belongs to agent_a. Every refusal below is exact, translated, and creates
+// nothing. Editing a role that agents hold keeps them in their place (409 naming the permission).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type Client, type Reply, type TestApp } from "./helper.ts";
 import { Fixtures, type FieldErrors, type Row } from "./fixtures.ts";
@@ -62,10 +64,17 @@ async function refused(who: Client, payload: Row, errors: { field: string; keywo
   expect(await agents()).toBe(before);
 }
 
+/** The level a role under each fixture agent must have: one below the agent's role's level. */
+const LEVEL_UNDER: Record<string, number> = { "Platform admin": 1, "Level-1 agent": 2, Viewer: 3 };
 const notBelow = (role: string) => ({
   field: "role_id",
   keyword: "roleNotBelowSuperior",
-  message: `The role must rank below the superior agent's role “${role}”`,
+  message: `The role must be of level ${LEVEL_UNDER[role]}, one below the superior agent's role “${role}”`,
+});
+const beyondSuperior = (role: string, permission: string) => ({
+  field: "role_id",
+  keyword: "roleBeyondSuperior",
+  message: `The role grants “${permission}”, which the superior agent's role “${role}” does not`,
 });
 const notParent = (role: string) => ({
   field: "parent_role_id",
@@ -163,14 +172,20 @@ describe("a new agent's role ranks below its superior's, its parent role is the 
 
   it("answers in the caller's language", async () => {
     const expected: Record<string, [string, string]> = {
-      zh: ["角色必须低于上级代理商的角色“Level-1 agent”", "上级角色必须是上级代理商的角色“Level-1 agent”"],
-      tw: ["角色必須低於上級代理商的角色「Level-1 agent」", "上級角色必須是上級代理商的角色「Level-1 agent」"],
+      zh: [
+        "角色的级别必须为 2，比上级代理商的角色“Level-1 agent”低一级",
+        "上级角色必须是上级代理商的角色“Level-1 agent”",
+      ],
+      tw: [
+        "角色的級別必須為 2，比上級代理商的角色「Level-1 agent」低一級",
+        "上級角色必須是上級代理商的角色「Level-1 agent」",
+      ],
       th: [
-        "บทบาทต้องต่ำกว่าบทบาท “Level-1 agent” ของตัวแทนระดับบน",
+        "บทบาทต้องอยู่ระดับ 2 ต่ำกว่าบทบาท “Level-1 agent” ของตัวแทนระดับบนหนึ่งระดับ",
         "บทบาทระดับบนต้องเป็นบทบาท “Level-1 agent” ของตัวแทนระดับบน",
       ],
       km: [
-        "តួនាទីត្រូវតែទាបជាងតួនាទី “Level-1 agent” របស់ភ្នាក់ងារថ្នាក់លើ",
+        "តួនាទីត្រូវតែនៅកម្រិត 2 ទាបជាងតួនាទី “Level-1 agent” របស់ភ្នាក់ងារថ្នាក់លើមួយកម្រិត",
         "តួនាទីថ្នាក់លើត្រូវតែជាតួនាទី “Level-1 agent” របស់ភ្នាក់ងារថ្នាក់លើ",
       ],
     };
@@ -254,5 +269,206 @@ describe("after creation", () => {
     const recovered = await admin.post("/merchant/manage-recycle-recover", { id: [id] });
     expect(recovered.status, recovered.raw).toBe(200);
     expect(await stored(id)).toEqual(before);
+  });
+});
+
+/** Roles beside the fixtures' for the table: one of level 2 granting what a Level-1 agent lacks, two of level 3. */
+async function addRole(name: string, level: number, permissions: string[]): Promise<number> {
+  const { rows } = await t.db.query<{ id: number }>(
+    `insert into "role" (name, level, permissions) values ($1, $2, $3) returning id::int`,
+    [name, level, JSON.stringify(permissions)],
+  );
+  return rows[0].id;
+}
+
+describe("every role at every depth", () => {
+  const roles: Record<string, number> = {};
+  beforeAll(async () => {
+    roles["Platform admin"] = roleAdmin;
+    roles["Level-1 agent"] = t.ids.roleAgent;
+    roles.Viewer = t.ids.roleNarrow;
+    roles["Wide viewer"] = await addRole("Wide viewer", 2, ["goods.list", "role.add"]);
+    roles["Level-3 reader"] = await addRole("Level-3 reader", 3, ["goods.list"]);
+    roles["Level-3 seller"] = await addRole("Level-3 seller", 3, ["goods.list", "order.refund"]);
+  });
+
+  // Written from the rule, not the code: under an agent whose role has level L and permissions P, a role
+  // fits when its level is L + 1 and its permissions are within P. Depth 1 is under admin (Platform admin,
+  // 0, all), depth 2 under agent_a (Level-1 agent, 1, all but role/version/application/plugin/payment and
+  // system settings, role.all kept), depth 3 under agent_a1 (Viewer, 2, goods.list/detail, order.list,
+  // machine.list). "ok" is accepted; otherwise the refusal on role_id.
+  const ok = "ok";
+  const low = (superior: string) => notBelow(superior);
+  const TABLE: [string, unknown, unknown, unknown][] = [
+    //  role              depth 1 (under admin)     depth 2 (under agent_a)                                   depth 3 (under agent_a1)
+    ["Platform admin", low("Platform admin"), low("Level-1 agent"), low("Viewer")],
+    ["Level-1 agent", ok, low("Level-1 agent"), low("Viewer")],
+    ["Viewer", low("Platform admin"), ok, low("Viewer")],
+    ["Wide viewer", low("Platform admin"), beyondSuperior("Level-1 agent", "Role: Add"), low("Viewer")],
+    ["Level-3 reader", low("Platform admin"), low("Level-1 agent"), ok],
+    ["Level-3 seller", low("Platform admin"), low("Level-1 agent"), beyondSuperior("Viewer", "Order: Refund")],
+  ];
+  const superiors = () => [
+    { pid: t.ids.admin, role: roleAdmin },
+    { pid: t.ids.agent_a, role: t.ids.roleAgent },
+    { pid: t.ids.agent_a1, role: t.ids.roleNarrow },
+  ];
+
+  for (const [role, ...byDepth] of TABLE)
+    it(`the platform admin gives “${role}” at depths 1, 2 and 3`, async () => {
+      for (const [i, expected] of byDepth.entries()) {
+        const { pid, role: superiorRole } = superiors()[i];
+        if (expected !== ok) {
+          await refused(admin, body(pid, roles[role]), [
+            expected as { field: string; keyword: string; message: string },
+          ]);
+          continue;
+        }
+        const reply = await admin.post<Row>("/merchant/manage-add", body(pid, roles[role]));
+        expect(reply.status, `${role} at depth ${i + 1}: ${reply.raw}`).toBe(200);
+        const row = await stored(reply.body.data.id);
+        // The parent role is derived: the superior's role; the path is one deeper than the superior's.
+        expect(row).toMatchObject({ role_id: roles[role], parent_role_id: superiorRole, pid });
+        expect(row.agent_path.split("/").filter(Boolean)).toHaveLength(i + 2);
+      }
+    });
+
+  it("agent_a gives at depths 2 and 3 what the rule takes, and nothing beyond its own permissions", async () => {
+    const mine = {
+      field: "role_id",
+      keyword: "x-relation",
+      message: "The chosen Role does not exist or is not yours to use",
+    };
+    const expected: Record<string, [unknown, unknown]> = {
+      "Platform admin": [mine, mine],
+      "Level-1 agent": [low("Level-1 agent"), low("Viewer")],
+      Viewer: [ok, low("Viewer")],
+      "Wide viewer": [mine, mine],
+      "Level-3 reader": [low("Level-1 agent"), ok],
+      "Level-3 seller": [low("Level-1 agent"), beyondSuperior("Viewer", "Order: Refund")],
+    };
+    for (const [role, byDepth] of Object.entries(expected))
+      for (const [i, want] of byDepth.entries()) {
+        const pid = [t.ids.agent_a, t.ids.agent_a1][i];
+        if (want === ok) {
+          const reply = await agentA.post("/merchant/manage-add", body(pid, roles[role]));
+          expect(reply.status, `${role} under ${pid}: ${reply.raw}`).toBe(200);
+        } else
+          await refused(agentA, body(pid, roles[role]), [want as { field: string; keyword: string; message: string }]);
+      }
+  });
+
+  it("offers under force_down=1 exactly the next level down within the caller's permissions", async () => {
+    const offered = async (who: Client) =>
+      ((await who.get<Row[]>("/merchant/manage-role-down?force_down=1")).body.data ?? []).map((r) => r.title).sort();
+    expect(await offered(admin)).toEqual(["Level-1 agent"]);
+    expect(await offered(agentA)).toEqual(["Viewer"]);
+  });
+
+  it("names the permission in the caller's language", async () => {
+    const zh = await fx.clientIn("agent_a", "zh");
+    const reply = await zh.post("/merchant/manage-add", body(t.ids.agent_a1, roles["Level-3 seller"]));
+    expect(reply.status, reply.raw).toBe(400);
+    expect(errorsOf(reply).map((e) => e.message)).toEqual([
+      "该角色授予了“订单: 退款”，而上级代理商的角色“Viewer”没有此权限",
+    ]);
+  });
+});
+
+describe("editing a role that agents hold", () => {
+  let reader: number;
+  beforeAll(async () => {
+    reader = await addRole("Edit reader", 3, ["goods.list"]);
+    // An agent holding it under agent_a1 (Viewer): Viewer is above it.
+    const made = await admin.post<Row>("/merchant/manage-add", body(t.ids.agent_a1, reader));
+    expect(made.status, made.raw).toBe(200);
+  });
+
+  const detail = async (id: number) => (await admin.get<Row>(`/merchant/manage-role-detail?id=${id}`)).body.data;
+  const permissionsOf = async (id: number) =>
+    (await t.db.query<{ p: string[]; level: number }>(`select permissions as p, level from "role" where id = $1`, [id]))
+      .rows[0];
+
+  async function refusedEdit(who: Client, id: number, change: Row, status: number, message: string) {
+    const before = await permissionsOf(id);
+    const reply = await who.post("/merchant/manage-role-update", { ...(await detail(id)), ...change });
+    expect(reply.status, reply.raw).toBe(status);
+    expect(reply.body.message).toBe(message);
+    expect(await permissionsOf(id)).toEqual(before);
+  }
+
+  it("refuses a permission the role of a holder's superior lacks, naming it", async () => {
+    const viewer = await detail(t.ids.roleNarrow);
+    await refusedEdit(
+      admin,
+      t.ids.roleNarrow,
+      { permissions: [...(viewer.permissions as string[]), "role.add"] },
+      409,
+      "Role “Viewer” cannot grant “Role: Add”: some of its agents are under agents with role “Level-1 agent”, which does not",
+    );
+  });
+
+  it("refuses taking away a permission a subordinate's role still grants, naming it", async () => {
+    const viewer = await detail(t.ids.roleNarrow);
+    await refusedEdit(
+      admin,
+      t.ids.roleNarrow,
+      { permissions: (viewer.permissions as string[]).filter((p) => p !== "goods.list") },
+      409,
+      // The first role below it that grants it: Level-3 reader, made by the table above.
+      "Role “Viewer” must keep “Goods: View list”: role “Level-3 reader” of agents below its agents grants it (take it from that role first)",
+    );
+  });
+
+  it("refuses a new level for a role in the tree", async () => {
+    await refusedEdit(
+      admin,
+      t.ids.roleNarrow,
+      { level: 5 },
+      409,
+      "Role “Viewer” is held by agents in the tree: its level must stay 2",
+    );
+    await refusedEdit(
+      admin,
+      reader,
+      { level: 2 },
+      409,
+      "Role “Edit reader” is held by agents in the tree: its level must stay 3",
+    );
+  });
+
+  it("answers in the caller's language", async () => {
+    const km = await fx.clientIn("admin", "km");
+    await refusedEdit(
+      km,
+      t.ids.roleNarrow,
+      { level: 5 },
+      409,
+      "តួនាទី “Viewer” មានភ្នាក់ងារកំពុងប្រើក្នុងខ្សែបណ្តាញ៖ កម្រិតរបស់វាត្រូវតែនៅ 2 ដដែល",
+    );
+  });
+
+  it("takes an edit within the rule, and anything on a role nobody holds", async () => {
+    const viewer = await detail(t.ids.roleNarrow);
+    const without = (viewer.permissions as string[]).filter((p) => p !== "machine.list");
+    const narrowed = await admin.post<Row>("/merchant/manage-role-update", { ...viewer, permissions: without });
+    expect(narrowed.status, narrowed.raw).toBe(200);
+    const back = await admin.post<Row>("/merchant/manage-role-update", {
+      ...narrowed.body.data,
+      permissions: [...without, "machine.list"],
+    });
+    expect(back.status, back.raw).toBe(200);
+    const free = await addRole("Unused", 7, ["goods.list"]);
+    const wide = await admin.post<Row>("/merchant/manage-role-update", {
+      ...(await detail(free)),
+      level: 4,
+      permissions: ["goods.list", "role.add"],
+    });
+    expect(wide.status, wide.raw).toBe(200);
+  });
+
+  it("refuses an edit to a role without role.update and to an operator (403)", async () => {
+    for (const who of [agentA, agentA1, operator])
+      await refusedEdit(who, t.ids.roleNarrow, { level: 5 }, 403, "You do not have permission for this action");
   });
 });

@@ -19,6 +19,15 @@ export interface Place {
   role_id: number | null;
   level: number | null;
   role: string | null;
+  permissions: string[] | null;
+}
+
+/** A role next to another in the tree: the role of a holder's superior, or of a holder's subordinate. */
+export interface NeighbourRole {
+  side: "above" | "below";
+  name: string;
+  level: number;
+  permissions: string[];
 }
 
 /** The ids of the records of `entity` (agent or operator) signing in with `account`. */
@@ -48,12 +57,20 @@ export async function roleLevel(tx: Queryable, roleId: unknown): Promise<number 
 /** An agent's place: its role, the role's level and name; nothing when there is no such agent. */
 export async function placeOf(tx: Queryable, agentId: number): Promise<Place | undefined> {
   const { rows } = await tx.query<Place>(
-    `select a.role_id, r.level, r.name as role from ${q("agent")} a left join ${q("role")} r on r.id = a.role_id
+    `select a.role_id, r.level, r.name as role, r.permissions
+       from ${q("agent")} a left join ${q("role")} r on r.id = a.role_id
       where a.id = $1`,
     [agentId],
   );
   const row = rows[0];
-  return row && { role_id: row.role_id === null ? null : Number(row.role_id), level: row.level, role: row.role };
+  return (
+    row && {
+      role_id: row.role_id === null ? null : Number(row.role_id),
+      level: row.level,
+      role: row.role,
+      permissions: row.permissions,
+    }
+  );
 }
 
 /** Sets a new agent's path and makes it its own owner; answers the agent as stored (just inserted, it is there). */
@@ -128,4 +145,24 @@ export async function roleInUse(tx: Queryable, ids: number[]): Promise<{ name: s
     [ids],
   );
   return rows[0];
+}
+
+/**
+ * The roles around a role in the tree (recycle bin included: a recovered agent comes back where it was):
+ * "above", the roles of the superiors of the agents holding it; "below", the roles of the agents whose
+ * superior holds it. The role itself is left out (agents made before the rule may sit under their peer).
+ */
+export async function neighbourRoles(tx: Queryable, roleId: unknown): Promise<NeighbourRole[]> {
+  const { rows } = await tx.query<NeighbourRole>(
+    `select distinct 'above' as side, r.name, r.level, coalesce(r.permissions, '[]'::jsonb) as permissions, r.id
+       from ${q("agent")} a join ${q("agent")} s on s.id = a.pid join ${q("role")} r on r.id = s.role_id
+      where a.role_id = $1 and r.id <> $1
+     union
+     select distinct 'below', r.name, r.level, coalesce(r.permissions, '[]'::jsonb), r.id
+       from ${q("agent")} s join ${q("agent")} a on a.pid = s.id join ${q("role")} r on r.id = a.role_id
+      where s.role_id = $1 and r.id <> $1
+     order by 1, 5`,
+    [roleId],
+  );
+  return rows;
 }

@@ -12,7 +12,7 @@ import { translate } from "../../core/i18n.ts";
 import { fieldError } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 import { hierarchyHandlers, protectAgents, protectOperators, protectRoles } from "./hierarchy.ts";
-import { placeErrors } from "./place.ts";
+import { placeErrors, roleEditRefusal } from "./place.ts";
 import * as agents from "./agent-store.ts";
 
 async function accountTaken(tx: Queryable, account: string, self?: { entity: string; id: number }): Promise<boolean> {
@@ -73,7 +73,8 @@ export const accounts = defineArea({
         await checkAgentAccount(ctx, tx, values, existing);
         await passwordSetByUpdate(ctx, tx, "agent", values, existing);
         const refused = await roleGrantErrors(ctx, tx, values);
-        // Made once: its role below its superior's, its parent role the superior's (place.ts).
+        // Made once: its role the next level down from its superior's and within it, its parent role the
+        // superior's (place.ts).
         if (!existing)
           refused.push(
             ...(await placeErrors(
@@ -113,6 +114,10 @@ export const accounts = defineArea({
       },
     },
     role: {
+      // An edit of a role that agents hold keeps each of them in its place (place.ts).
+      async beforeWrite(ctx, tx, values, existing) {
+        if (existing) await roleEditRefusal(ctx, tx, values, existing);
+      },
       beforeBulk: (ctx, op, ids) => protectRoles(ctx, op, ids),
     },
   },

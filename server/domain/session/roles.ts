@@ -1,20 +1,11 @@
 // The role editor's permission list and the agent form's role pickers (SPEC section 7, auth): every
 // permission key with its label, and the roles a caller may grant or the ranks above its own.
-import { operationSchemas } from "../../../src/generated/operations.ts";
-import { operationKeyBase } from "../../../src/schema/keys.ts";
 import { operationOfPermission } from "../../../src/schema/permissions.ts";
 import { can, sqlOf, type Ctx } from "../../entities/context.ts";
-import { ranksBelow } from "../accounts/place.ts";
+import { nextLevelDown, OPERATION_PERMISSION_LABELS, ranksBelow } from "../accounts/place.ts";
 import type { Handlers } from "../area.ts";
 import { allPermissions } from "./auth.ts";
 import * as store from "./session-store.ts";
-
-/** The label of a permission key an operation declares (the role editor shows it); entity keys have theirs. */
-const OPERATION_PERMISSION_LABELS = new Map(
-  Object.values(operationSchemas)
-    .filter((o) => o["x-operation"].permission.includes("."))
-    .map((o) => [o["x-operation"].permission, `${operationKeyBase(o)}name`]),
-);
 
 export const roleHandlers: Handlers = {
   async "manage-role-permission"() {
@@ -27,7 +18,7 @@ export const roleHandlers: Handlers = {
   },
 
   // Role pickers of the agent form. down: the roles the caller may grant (all their permissions are the
-  // caller's; force_down=1 only those strictly below the caller's own level). up: the ranks above the caller's own.
+  // caller's; force_down=1 only those of the next level down from the caller's own: the roles of its direct agents). up: the ranks above the caller's own.
   async "manage-role-down"({ ctx, input }) {
     return rolePicker(ctx, "down", input.force_down === 1);
   },
@@ -48,8 +39,8 @@ async function rolePicker(ctx: Ctx, direction: "up" | "down", forceDown: boolean
     direction === "up"
       ? ctx.principal.isAdmin || (own !== undefined && ranksBelow(own.level, role.level))
       : (role.permissions ?? []).every((p) => can(ctx.principal, p)) &&
-        // force_down: strictly below the caller's own rank, never a peer's or its own.
-        !(forceDown && (own === undefined || !ranksBelow(role.level, own.level))),
+        // force_down: the next level down from the caller's own, the level of its direct agents.
+        !(forceDown && (own === undefined || !nextLevelDown(role.level, own.level))),
   );
   return picked.map((role) => ({ id: role.id, title: role.name, level: role.level }));
 }

@@ -1,9 +1,9 @@
 // Adding an agent (SPEC §2 "agent ... add wizard"), at /manage/add where the agent list's Add leads:
 // 1. the account (account, password and its confirmation), 2. superior and role (the superior among the
 // caller and its subtree, manage-pid-list; then the roles the caller may grant below its own rank,
-// manage-role-down with force_down=1, narrowed to those below the chosen superior's role, the rule the
-// server holds every new agent to: server/domain/accounts/place.ts; the parent role is not asked, the
-// server sets the superior's), 3. the profile. Each step is checked by the agent schema's own rules before
+// manage-role-down, narrowed to those of the next level down from the chosen superior's role, the rule
+// the server holds every new agent to: server/domain/accounts/place.ts, which also refuses a role granting
+// what the superior's does not; the parent role is not asked, the server sets the superior's), 3. the profile. Each step is checked by the agent schema's own rules before
 // the next; the server's field errors bring the user back to the step that holds the field, with
 // everything typed kept.
 import { useQuery } from "@tanstack/react-query";
@@ -21,6 +21,7 @@ import type { ExtensionProps } from "../index.ts";
 
 import { only, stepOf, stepSchema, STEPS, type Data, type Schema } from "./steps.ts";
 import { entityKeyBase, fieldLabelKey } from "../../schema/keys.ts";
+import { nextLevelDown } from "../../schema/permissions.ts";
 
 interface Option {
   id: number;
@@ -28,9 +29,9 @@ interface Option {
 }
 
 /**
- * The second step's choices: the superiors the caller may pick (searched), and the roles it may grant that
- * rank below the chosen superior's role (all the caller's when that rank is unknown to it: the server still
- * checks).
+ * The second step's choices: the superiors the caller may pick (searched), and the roles it may grant of
+ * the next level down from the chosen superior's role (those of its own direct agents while that level is
+ * unknown to it: the server still checks).
  */
 function usePlaceOptions(roleForm: FormInstance<Data>) {
   const [search, setSearch] = useState("");
@@ -52,7 +53,10 @@ function usePlaceOptions(roleForm: FormInstance<Data>) {
     queryFn: () => api<{ role_id: number }>("manage-detail", { query: { id: pid } }),
   });
   const superiorLevel = (grantable.data ?? []).find((r) => r.id === superior.data?.role_id)?.level;
-  const roleOptions = (roles.data ?? []).filter((r) => superiorLevel === undefined || r.level > superiorLevel);
+  const roleOptions =
+    superiorLevel === undefined
+      ? (roles.data ?? [])
+      : (grantable.data ?? []).filter((r) => nextLevelDown(r.level, superiorLevel));
 
   return {
     setSearch,
