@@ -195,6 +195,7 @@ describe("exports read like the screen", () => {
       "Reversed",
       "Status",
       "Type",
+      "Withdrawable from (UTC+7)",
       "Created at (UTC+7)",
     ]);
     expect(sheet.rowCount).toBe(2);

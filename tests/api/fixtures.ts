@@ -193,7 +193,10 @@ export class Fixtures {
       if (!target) continue;
       let id: number | undefined;
       if (target === "agent") id = ownerId;
-      else if (target === "role") id = this.t.ids.roleNarrow;
+      // An agent's role is the one of the next level down from its superior's (the platform admin's agents are
+      // level-1 agents); other records name the narrow viewer's role.
+      else if (target === "role")
+        id = entity === "agent" && owner === "admin" ? this.t.ids.roleAgent : this.t.ids.roleNarrow;
       else if (target !== entity && !resolving.includes(target))
         id = await this.relatedId(target, owner, [...resolving, entity]);
       if (id === undefined) {
