@@ -103,12 +103,18 @@ export async function roleEditRefusal(ctx: Ctx, tx: Queryable, values: Row, exis
   for (const other of around) {
     const lost =
       other.side === "above" ? beyond(added, other.permissions)[0] : removed.find((p) => other.permissions.includes(p));
-    if (lost)
-      throw new HttpError(409, other.side === "above" ? "roleEditBeyondSuperior" : "roleEditBelowSubordinate", {
+    if (!lost) continue;
+    if (other.side === "above")
+      throw new HttpError(409, "roleEditBeyondSuperior", {
         role: name,
         other: other.name,
         permission: permissionLabel(ctx.lng, lost),
       });
+    throw new HttpError(409, "roleEditBelowSubordinate", {
+      role: name,
+      other: other.name,
+      permission: permissionLabel(ctx.lng, lost),
+    });
   }
   const level = values.level === undefined ? Number(existing.level) : Number(values.level);
   if (level === Number(existing.level)) return;
