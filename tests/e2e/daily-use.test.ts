@@ -124,7 +124,10 @@ describe("a refused save", () => {
       await go(page, "/setting/paySetting");
       const form = page.locator("[data-testid=payment-settings]");
       await form.waitFor();
-      // The first field of the page emptied, then the save at the foot of the page pressed.
+      // Two providers switched on (each then needs its own fields), the first field of the page emptied, then the
+      // save at the foot of the page pressed.
+      await page.locator("#social_wallet_enabled").click();
+      await page.locator("#provider_a_enabled").click();
       await page.locator("#mini_appid").fill("");
       const save = form.locator("button[type=submit]");
       await save.scrollIntoViewIfNeeded();
@@ -132,7 +135,7 @@ describe("a refused save", () => {
       await save.click();
       await expect.poll(() => inView(page, ".ant-form-item-has-error")).toBe(true);
       await shot(page, "refused-save-payment-en");
-      // The demo's payment settings are not filled in: the emptied field is one of several refused.
+      // The demo's payment settings are not filled in for provider A: the emptied field is one of several refused.
       const refused = await form.locator(".ant-form-item-has-error").count();
       expect(refused).toBeGreaterThan(1);
       const count = common.form.fix.replace("{{count}}", String(refused));
