@@ -62,7 +62,7 @@ export function WithdrawalCard() {
               <Typography.Text strong className="withdrawal-card-name">
                 {row.legal_name as string}
               </Typography.Text>
-              <dl className="withdrawal-card-figures">
+              <dl className="figure-pairs figure-pairs-two">
                 {figures.map((f) => (
                   <div key={f.key}>
                     <dt>{f.title}</dt>

@@ -71,7 +71,7 @@ export function Breakdown(props: Props) {
                 <Typography.Text strong>{nameOf(row)}</Typography.Text>
                 {by === "machine" && <Typography.Text type="secondary">{outletOf(row)}</Typography.Text>}
               </div>
-              <dl className="statistics-card-figures">
+              <dl className="figure-pairs">
                 {figures.map((f) => (
                   <div key={f.key}>
                     <dt>{t(`figures.${f.key}`)}</dt>
