@@ -249,4 +249,36 @@ describe("exports", () => {
     expect(time.numFmt).toBe("yyyy-mm-dd hh:mm:ss");
     expect(errors).toEqual([]);
   });
+
+  it("on a phone, an agent's order list (cards) exports its own rows, the button in reach", async () => {
+    const phone = await openPage(c, { touch: true, lang: "km" });
+    try {
+      const { page, errors } = phone;
+      await signIn(c, page, "agent_a1");
+      await page.goto(`${c.url}/order/applicationList`);
+      await page.locator(".row-card").first().waitFor();
+      const button = page.getByRole("button", { name: locale("km", "common").actions.export });
+      // In the window, not scrolled sideways out of it.
+      const box = (await button.boundingBox())!;
+      const width = page.viewportSize()!.width;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      const [file] = await Promise.all([page.waitForEvent("download"), button.tap()]);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.readFile((await file.path())!);
+      // agent_a1's subtree's orders, counted apart from the export.
+      const { rows } = await c.db.query<{ n: number }>(
+        `select count(*)::int as n from "order" o join agent a on a.id = o.agent_id
+          where a.agent_path like (select agent_path from agent where account = 'agent_a1') || '%'`,
+      );
+      expect(rows[0].n).toBeGreaterThan(0);
+      expect(workbook.worksheets[0].rowCount).toBe(1 + rows[0].n);
+      // The header in Khmer, as the list's columns are.
+      const header = (workbook.worksheets[0].getRow(1).values as unknown[]).slice(1).map(String);
+      expect(header).toContain(locale("km", "order").fields.order_no.label);
+      expect(errors).toEqual([]);
+    } finally {
+      await phone.context.close();
+    }
+  });
 });
