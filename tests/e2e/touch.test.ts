@@ -4,7 +4,8 @@
 // least 44 × 44 px, a switch's and a field's small buttons reach that far around them; what a user needs is
 // not behind a hover (a figure's definition opens on a tap, a card's text is whole); each field brings up
 // its keyboard (digits for a quantity, a phone pad for a phone number, no capitals for an account, the
-// browser's own password only where it is the user's). With a mouse at 1440 px the compact controls stay.
+// browser's own password only where it is the user's); no field's text is small enough for a phone to zoom
+// into it. With a mouse at 1440 px the compact controls stay.
 // Screenshots of the phone paths in the five languages (tests/e2e/screenshots/touch-*).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
@@ -135,6 +136,25 @@ async function hitArea(target: Locator): Promise<boolean> {
     });
   }, FINGER);
 }
+
+/**
+ * The fields shown whose text is under 16 px: Safari on iOS zooms the page into such a field when it takes
+ * focus. `"#root_name" 14px`.
+ */
+const zoomingFields = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("input, textarea")]
+      .filter(
+        (field) =>
+          !["checkbox", "radio", "range", "file", "hidden"].includes(field.getAttribute("type") ?? "") &&
+          field.checkVisibility({ checkVisibilityCSS: true }) &&
+          parseFloat(getComputedStyle(field).fontSize) < 16,
+      )
+      .map(
+        (field) =>
+          `"${field.id || field.getAttribute("placeholder") || field.className}" ${getComputedStyle(field).fontSize}`,
+      ),
+  );
 
 /** An input's attributes that choose a phone's keyboard and what the browser may fill in. */
 const keyboard = (input: Locator) =>
@@ -338,6 +358,7 @@ describe("a phone held in the hand", () => {
           expect(await keyboard(page.locator(".lane-dialog .lane-quantity input"))).toMatchObject({
             inputmode: "numeric",
           });
+        expect(await zoomingFields(page), "fields a phone would zoom into").toEqual([]);
         await expectFits(page, 390);
       });
       expect(tab.errors).toEqual([]);
@@ -398,6 +419,7 @@ describe("a phone held in the hand", () => {
           // A plain text keeps the full keyboard.
           expect(await keyboard(page.locator("#root_name"))).toEqual({ type: "text" });
         }
+        expect(await zoomingFields(page), "fields a phone would zoom into").toEqual([]);
         await expectFits(page, 390);
       });
 
@@ -410,6 +432,7 @@ describe("a phone held in the hand", () => {
       await expect.poll(() => bounds.count()).toBe(2);
       for (const input of await bounds.all()) expect(await keyboard(input)).toMatchObject({ inputmode: "decimal" });
       await expectFingerSized(page, ".filter-sheet", 4);
+      expect(await zoomingFields(page), "fields a phone would zoom into").toEqual([]);
 
       // A new agent's account and password: no capitals, and never the admin's own password filled in.
       await page.goto(`${c.url}/manage/add`);
