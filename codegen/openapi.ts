@@ -5,6 +5,13 @@ import type { CallKind, EntitySchema, OperationSchema, Project, SchemaNode } fro
 import { permissionOfCall } from "./permissions.ts";
 import { resolveRef } from "./keys.ts";
 import { elementOf } from "../src/schema/refs.ts";
+import {
+  honoursKey,
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_KEY_FORMAT,
+  REMEMBERED_HOURS,
+  REPLAYED_HEADER,
+} from "../src/schema/idempotency.ts";
 
 type Json = Record<string, unknown>;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -93,6 +100,9 @@ const ok = (description: string, data: unknown) => ({
   403: { $ref: "#/components/responses/Forbidden" },
 });
 
+/** The Idempotency-Key header a write may carry (components.parameters.IdempotencyKey). */
+const KEY = { $ref: "#/components/parameters/IdempotencyKey" };
+
 const idQuery = {
   name: "id",
   in: "query",
@@ -170,10 +180,18 @@ function operations(project: Project, schema: EntitySchema): [string, string, Js
   const op = (kind: CallKind, method: string, body: Json) => {
     const call = x.calls[kind];
     if (!call) return;
+    // Every entity write honours an Idempotency-Key (server/http/routes.ts).
+    const parameters = method === "get" ? body.parameters : [...((body.parameters as Json[]) ?? []), KEY];
     ops.push([
       `${base}/${call}`,
       method,
-      { tags: [e], operationId: call, "x-permission": permissionOfCall(e, kind), ...body },
+      {
+        tags: [e],
+        operationId: call,
+        "x-permission": permissionOfCall(e, kind),
+        ...body,
+        ...(parameters ? { parameters } : {}),
+      },
     ]);
   };
   const page = pageOf(record);
@@ -265,6 +283,7 @@ function operations(project: Project, schema: EntitySchema): [string, string, Js
           operationId: `${t.call}:${t.action}`,
           summary: `${t.action}: ${field} ${t.from.join("|")} -> ${t.to}`,
           "x-permission": `${e}.${t.action}`,
+          parameters: [KEY],
           requestBody: {
             required: true,
             content: {
@@ -342,6 +361,7 @@ function operationOf(project: Project, operation: OperationSchema): [string, str
   } else if (x.method === "POST") {
     body.requestBody = { required: true, content: { "application/json": { schema: ref(`op_${operation.$id}`) } } };
   } else if (Object.keys(operation.properties).length) body.parameters = query();
+  if (honoursKey(x)) body.parameters = [...((body.parameters as Json[]) ?? []), KEY];
   const responses =
     x.answer === "file"
       ? {
@@ -434,6 +454,16 @@ export function generateOpenApi(project: Project): Json {
       parameters: {
         Locale: { name: "Locale", in: "header", schema: { type: "string", enum: ["en", "zh", "km", "th", "tw"] } },
         Source: { name: "Source", in: "header", schema: { type: "string", const: "pc" } },
+        IdempotencyKey: {
+          name: IDEMPOTENCY_HEADER,
+          in: "header",
+          required: false,
+          description:
+            `A key of the client's making for this write. Sent again with the same key, call and body within ` +
+            `${REMEMBERED_HOURS} hours, the write is not applied again: the first answer is sent again, with ` +
+            `\`${REPLAYED_HEADER}: true\`. The same key with another call or body is refused (422).`,
+          schema: { type: "string", pattern: IDEMPOTENCY_KEY_FORMAT.source },
+        },
       },
       responses: {
         ValidationError: {

@@ -23,6 +23,7 @@ import { translate } from "../core/i18n.ts";
 import { ok } from "./envelope.ts";
 import { receiveFile } from "./intake.ts";
 import { idempotent } from "./idempotency.ts";
+import { honoursKey } from "../../src/schema/idempotency.ts";
 import { rm } from "node:fs/promises";
 import { runsInTransaction } from "../../src/schema/transaction.ts";
 
@@ -34,6 +35,8 @@ export interface DeclaredCall {
   url: string;
   access: OperationAccess;
   source: "entity" | "transition" | "operation";
+  /** A write sent again with its Idempotency-Key is answered as before (server/http/idempotency.ts). */
+  keyed: boolean;
 }
 
 declare module "fastify" {
@@ -72,15 +75,28 @@ export function declaredCalls(): DeclaredCall[] {
         url: urlOf(model.x.basePath, call),
         access: permissionOfCall(model.name, kind),
         source: "entity",
+        keyed: METHOD[kind] !== "GET",
       });
     // Transitions of one entity may share a call; the action in the body tells them apart, and the
     // engine checks that action's permission.
     for (const call of new Set([...model.stateFields.values()].flat().map((t) => t.call)))
-      calls.push({ method: "POST", url: urlOf(model.x.basePath, call), access: "signed-in", source: "transition" });
+      calls.push({
+        method: "POST",
+        url: urlOf(model.x.basePath, call),
+        access: "signed-in",
+        source: "transition",
+        keyed: true,
+      });
   }
   for (const operation of Object.values(operationSchemas)) {
     const x = operation["x-operation"];
-    calls.push({ method: x.method, url: urlOf(x.basePath, operation.$id), access: x.permission, source: "operation" });
+    calls.push({
+      method: x.method,
+      url: urlOf(x.basePath, operation.$id),
+      access: x.permission,
+      source: "operation",
+      keyed: honoursKey(x),
+    });
   }
   return calls;
 }
@@ -289,18 +305,6 @@ function entityRoute(model: EntityModel, kind: CallKind) {
 }
 
 // ---------------------------------------------------------------- the loop
-
-/**
- * The operations that honour an Idempotency-Key: the signed-in writes that run in the transaction the route
- * opens (their answer is stored in it) and answer the envelope. A call that runs its own transactions (a
- * password change, the serial number), takes a file or answers one, or is public, ignores the header.
- */
-export const honoursKey = (x: JsonSchemaOperation["x-operation"]): boolean =>
-  x.method !== "GET" &&
-  x.permission !== "public" &&
-  runsInTransaction(x) &&
-  x.answer !== "file" &&
-  x.body !== "multipart";
 
 export interface RouteOptions {
   maxUploadBytes: number;

@@ -45,6 +45,25 @@ describe("calls", () => {
       }
   });
 
+  it("documents the Idempotency-Key header on exactly the calls that honour it", () => {
+    const paths = openapi.paths as Record<string, Record<string, { parameters?: { $ref?: string }[] }>>;
+    const documentedKeyed = Object.entries(paths)
+      .flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([, operation]) =>
+            (operation.parameters ?? []).some((p) => p.$ref === "#/components/parameters/IdempotencyKey"),
+          )
+          .map(([method]) => `${method.toUpperCase()} ${path}`),
+      )
+      .sort();
+    const keyed = declaredCalls().filter((c) => c.keyed);
+    expect(documentedKeyed).toEqual(keyed.map((c) => `${c.method} ${c.url}`).sort());
+    // No read honours a key; a write that runs its own transactions (sign-in, a file taken) does not.
+    expect(keyed.filter((c) => c.method === "GET")).toEqual([]);
+    expect(documentedKeyed).toContain("POST /merchant/machine-replenishment-goods");
+    expect(documentedKeyed).not.toContain("POST /merchant/login");
+  });
+
   it("holds SPEC section 7's 233 calls against what is served", () => {
     expect(SPEC_CALLS).toHaveLength(233);
     const served = new Set(t.app.servedCalls);
