@@ -23,6 +23,7 @@ import { languageOf, translate } from "./core/i18n.ts";
 import { registerRoutes, urlOf } from "./http/routes.ts";
 import { sweepIncoming } from "./http/intake.ts";
 import { compressAnswers, serveConsoleFiles } from "./http/delivery.ts";
+import { LOG_SERIALIZERS, observe, requestIdOf } from "./http/observe.ts";
 import { operationSchemas } from "../src/generated/operations.ts";
 import { assertLicensed, licenceKeysOf, UNLICENSED_CALLS, type LicenceKeys } from "./domain/licence/index.ts";
 
@@ -318,7 +319,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The language each connection last asked for, for the 408 that Node answers outside any request.
   const socketLanguage = new WeakMap<Socket, string | undefined>();
   const app = Fastify({
-    logger: options.logger ?? false,
+    // JSON lines; a request's lines carry its id (reqId), the id its answer carries (server/http/observe.ts).
+    logger: options.logger
+      ? { ...(options.logger === true ? {} : options.logger), serializers: LOG_SERIALIZERS }
+      : false,
+    genReqId: requestIdOf,
+    requestIdLogLabel: "reqId",
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
     serverFactory: serverWith({ ...TIMEOUTS, ...options.timeouts }),
@@ -335,6 +341,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   parseJsonBounded(app);
   await compressAnswers(app);
   const gate = db.kind === "pglite" ? new Gate(options.atWork ?? PGLITE_AT_WORK) : undefined;
+  observe(app, db, gate, app.licenceKeys);
   authenticateCalls(app, db, domainOf(areas), gate, socketLanguage);
   answerHeaders(app, db);
   const serveConsole = options.consoleDir !== undefined && existsSync(options.consoleDir);

@@ -11,6 +11,7 @@ import { buildApp } from "./app.ts";
 import { startDemoDevices } from "./seed/devices.ts";
 import { startReleasing } from "./domain/money/orders.ts";
 import { ROOT } from "./core/root.ts";
+import { serveMetrics } from "./core/metrics.ts";
 
 const CONSOLE_DIR = join(ROOT, "dist/console");
 /** A start that a restart cannot fix (EX_CONFIG): npm start's supervisor (server/start.mjs) stops on it. */
@@ -89,10 +90,16 @@ async function main(): Promise<void> {
     db,
     consoleDir: CONSOLE_DIR,
     uploadDir: join(dataDir, "uploads"),
-    logger: process.env.LOG === "1",
+    // JSON lines on standard output: warnings and errors by default, each request too at LOG_LEVEL=info.
+    logger: { level: process.env.LOG_LEVEL ?? (process.env.LOG === "1" ? "info" : "warn") },
     trustProxy: process.env.TRUST_PROXY,
   });
   await app.listen({ port, host });
+  // Prometheus' figures on a port of their own, for whoever runs the servers (server/core/metrics.ts).
+  const metricsPort = process.env.METRICS_PORT;
+  const metrics = metricsPort
+    ? await serveMetrics(Number(metricsPort), process.env.METRICS_HOST ?? "127.0.0.1")
+    : undefined;
   const stopDevices = await startDemoDevices(db);
   // Profit shares past their profit days move from pending to withdrawable (domain/money/orders.ts).
   const stopReleasing = startReleasing(db);
@@ -101,6 +108,7 @@ async function main(): Promise<void> {
     `Merchant console ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${memory} MiB) on http://localhost:${port}/`,
   );
   console.log(`  database: ${databaseUrl ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${dataDir}`}`);
+  if (metrics) console.log(`  metrics: http://${process.env.METRICS_HOST ?? "127.0.0.1"}:${metricsPort}/metrics`);
   console.log(
     `  API: http://localhost:${port}/merchant/openapi.json — sign in with POST /merchant/login { "account": "admin", "password": "admin123" }`,
   );
@@ -114,6 +122,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: closing the server and the database...`);
     stopDevices();
     stopReleasing();
+    metrics?.close();
     await app.close();
     await db.close();
     process.exit(0);

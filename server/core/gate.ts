@@ -2,22 +2,32 @@
 // PGlite answers one statement at a time, so fifty requests at work at once each wait behind the others'
 // statements at every step of their own, and the unlucky one waits seconds; admitted in turn, each waits
 // once, for those before it.
+import { databaseWait } from "./metrics.ts";
 
 export class Gate {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly limit: number) {}
+  constructor(readonly limit: number) {}
 
   /** Callers waiting for a place. */
   get queued(): number {
     return this.waiting.length;
   }
 
+  /** Callers at work. */
+  get busy(): number {
+    return this.active;
+  }
+
   /** Resolves when it is this caller's turn, with the function that ends it (called twice, it ends it once). */
   async enter(): Promise<() => void> {
     if (this.active < this.limit) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else {
+      const waited = databaseWait.startTimer();
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      waited();
+    }
     let left = false;
     return () => {
       if (left) return;

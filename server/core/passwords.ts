@@ -2,6 +2,7 @@
 // bound on how many are worked out at once (each takes a libuv thread and 128 MiB).
 import { scrypt as scryptCb, randomBytes, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { HttpError } from "./errors.ts";
+import { watchHashing } from "./metrics.ts";
 
 /** OWASP's scrypt parameters; SCRYPT_N lowers the cost for tests only (each hash records its own). */
 const scryptParams = () => ({ N: Number(process.env.SCRYPT_N ?? 2 ** 17), r: 8, p: 1 });
@@ -14,6 +15,7 @@ const scryptParams = () => ({ N: Number(process.env.SCRYPT_N ?? 2 ** 17), r: 8, 
 export const HASHING = { concurrency: 2, queue: 32 };
 let hashing = 0;
 const waiting: (() => void)[] = [];
+watchHashing(() => ({ busy: hashing, queued: waiting.length }));
 
 export async function withHashSlot<T>(fn: () => Promise<T>): Promise<T> {
   if (hashing >= HASHING.concurrency) {

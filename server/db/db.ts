@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { databaseWait, type PoolState } from "../core/metrics.ts";
 
 export interface QueryOptions {
   /**
@@ -27,6 +28,8 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   readonly kind: "pglite" | "postgres";
+  /** The pool's connections (PostgreSQL): in use, idle, and callers waiting for one. */
+  pool?(): PoolState;
   /**
    * The whole database as a tar file (PGlite only), to open again with openPglite's `from`: the tests
    * migrate (and seed) once and start each file's database from the copy.
@@ -183,8 +186,16 @@ export async function openPostgres(url: string, schema?: string): Promise<Db> {
     exec: async (sql) => {
       await pool.query(sql);
     },
+    pool: () => ({
+      kind: "postgres",
+      busy: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     transaction: async (fn) => {
+      const waited = databaseWait.startTimer();
       const client = await pool.connect();
+      waited();
       try {
         await client.query("begin");
         const result = await fn({

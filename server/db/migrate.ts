@@ -1,7 +1,7 @@
 // Brings the database up to the schemas, additively: new tables, new columns, new indexes. It never
 // drops or changes anything by itself; what it did is recorded in sys_migration with the time.
 import { createHash } from "node:crypto";
-import type { Db } from "./db.ts";
+import type { Db, Queryable } from "./db.ts";
 import { modelOf, storedModels, type EntityModel } from "../model/model.ts";
 import { checkLiveViews, liveViews } from "./live.ts";
 import { REBUILD_ROLLUPS, ROLLUP_ROUTINES, ROLLUP_TABLES } from "./rollups.ts";
@@ -317,4 +317,21 @@ export async function migrate(db: Db): Promise<MigrationReport> {
       );
   });
   return { statements };
+}
+
+/**
+ * How many of the columns this version's schemas want the database lacks (0 once migrated): what `/readyz`
+ * reads (server/http/observe.ts), one query. A database restored from an older version, or shared with a
+ * newer one that has not migrated it yet, counts as not ready until `migrate` has run.
+ */
+export async function missingColumns(db: Queryable): Promise<number> {
+  const wanted = [...SYSTEM_TABLES, ...storedModels().map(entityTable), ...ROLLUP_TABLES].flatMap((spec) =>
+    spec.columns.map(([column]) => `${spec.name}.${column}`),
+  );
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from information_schema.columns
+      where table_schema = current_schema() and table_name || '.' || column_name = any($1::text[])`,
+    [wanted],
+  );
+  return wanted.length - rows[0].n;
 }

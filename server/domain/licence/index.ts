@@ -119,6 +119,17 @@ export async function licenceStatus(
   };
 }
 
+/** The licence's state alone, read only (what `/readyz` says): `licenceStatus` without the installation made. */
+export async function licenceState(
+  db: Queryable,
+  keys: LicenceKeys = VENDOR_PUBLIC_KEYS,
+  now = Date.now(),
+): Promise<LicenceStatus["state"]> {
+  const state = await stored(db);
+  const read = installedSerial(state, keys);
+  return untilOf(state, read) <= now ? "expired" : read ? "licensed" : "trial";
+}
+
 // Per database and keys: when a running licence ends, as last read, and when that was; a request then
 // costs a comparison. An ended one is read again on every request, so a serial number installed counts at once.
 const known = new WeakMap<Db, Map<LicenceKeys, { until: number; readAt: number }>>();

@@ -8,6 +8,7 @@ import { q } from "../../core/sql.ts";
 import { HttpError } from "../../core/errors.ts";
 import type { PaymentRecord } from "../../../src/generated/types.ts";
 import { moneyText } from "../../core/money.ts";
+import { ledgerPostings } from "../../core/metrics.ts";
 
 /** The entry kinds: payment_record's `kind` enum in its schema, the one source. */
 export type LedgerKind = PaymentRecord["kind"];
@@ -150,6 +151,7 @@ export async function post(tx: Queryable, movements: Movement[]): Promise<Ledger
     const short = [...new Set(moving.map((m) => m.agentId))].filter((id) => !written.has(id));
     throw await shortfall(tx, short[0], moving);
   }
+  for (const r of rows) ledgerPostings.inc({ kind: r.kind });
   return rows.map((r) => ({ ...r, id: Number(r.id), agent_id: Number(r.agent_id) }));
 }
 

@@ -8,6 +8,7 @@ import { entitySchemas, permissionKeys } from "../../../src/generated/schemas.ts
 import type { Principal } from "../../entities/context.ts";
 import { hashPassword, verifyPassword } from "../../core/passwords.ts";
 import { HttpError, unauthorized } from "../../core/errors.ts";
+import { signInThrottled } from "../../core/metrics.ts";
 
 export const TOKEN_TTL_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -292,6 +293,7 @@ export async function reserveAttempt(db: Db, account: string, address: string): 
     });
   } catch (error) {
     if (!(error instanceof Locked)) throw error;
+    signInThrottled.inc();
     throw new HttpError(429, "loginThrottled", { minutes: await lockedMinutes(db, error.key, error.limit) });
   }
   const giveBack = (key: string) =>
