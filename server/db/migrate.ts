@@ -230,6 +230,20 @@ export function titleCopies(only?: Set<string>): string[] {
   return statements;
 }
 
+/**
+ * The rolling upgrade's rule (README "Upgrades"): during a restart the old version serves beside the new
+ * one on the database the new one has migrated, and inserts rows without the columns it does not know. A
+ * column added to a table that exists must therefore allow null or take a default; one that does neither
+ * stops the migration, naming it, before anything is changed.
+ */
+export function assertAddable(table: string, column: string, type: string): void {
+  if (/\bnot null\b/i.test(type) && !/\b(default|generated)\b/i.test(type))
+    throw new Error(
+      `${table}.${column}: a column added to a table that exists must allow null or take a default ` +
+        `(an older version serving beside this one inserts rows without it)`,
+    );
+}
+
 export interface MigrationReport {
   statements: string[];
 }
@@ -268,6 +282,7 @@ export async function migrate(db: Db): Promise<MigrationReport> {
     } else {
       for (const [c, type] of spec.columns) {
         if (columns.has(`${spec.name}.${c}`)) continue;
+        assertAddable(spec.name, c, type);
         added.add(`${spec.name}.${c}`);
         statements.push(`alter table ${q(spec.name)} add column ${q(c)} ${type.replace(" primary key", "")}`);
       }
