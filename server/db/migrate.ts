@@ -7,7 +7,7 @@ import { checkLiveViews, liveViews } from "./live.ts";
 import { REBUILD_ROLLUPS, ROLLUP_ROUTINES, ROLLUP_TABLES } from "./rollups.ts";
 import { q } from "../core/sql.ts";
 
-interface TableSpec {
+export interface TableSpec {
   name: string;
   columns: [string, string][];
   /** unique: the fields of an x-entity.unique set, checked for duplicates before the index is made. */
@@ -244,6 +244,9 @@ export function assertAddable(table: string, column: string, type: string): void
     );
 }
 
+/** Every table this version's schemas want: the system's, one per stored entity, the statistics' roll-ups. */
+export const tableSpecs = (): TableSpec[] => [...SYSTEM_TABLES, ...storedModels().map(entityTable), ...ROLLUP_TABLES];
+
 export interface MigrationReport {
   statements: string[];
 }
@@ -272,7 +275,7 @@ export async function migrate(db: Db): Promise<MigrationReport> {
   const created = new Set<string>();
   /** Columns added to tables that were there ("table.column"). */
   const added = new Set<string>();
-  const specs: TableSpec[] = [...SYSTEM_TABLES, ...storedModels().map(entityTable), ...ROLLUP_TABLES];
+  const specs = tableSpecs();
   for (const spec of specs) {
     if (!tables.has(spec.name)) {
       created.add(spec.name);
@@ -340,9 +343,7 @@ export async function migrate(db: Db): Promise<MigrationReport> {
  * newer one that has not migrated it yet, counts as not ready until `migrate` has run.
  */
 export async function missingColumns(db: Queryable): Promise<number> {
-  const wanted = [...SYSTEM_TABLES, ...storedModels().map(entityTable), ...ROLLUP_TABLES].flatMap((spec) =>
-    spec.columns.map(([column]) => `${spec.name}.${column}`),
-  );
+  const wanted = tableSpecs().flatMap((spec) => spec.columns.map(([column]) => `${spec.name}.${column}`));
   const { rows } = await db.query<{ n: number }>(
     `select count(*)::int as n from information_schema.columns
       where table_schema = current_schema() and table_name || '.' || column_name = any($1::text[])`,
