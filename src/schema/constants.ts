@@ -25,8 +25,9 @@ export const isSystemColumn = (name: string): boolean => (SYSTEM_COLUMNS as read
 export const COMMON_PARAMETERS = ["id", "version", "action", "page", "limit", "sort", "order"] as const;
 
 /**
- * A list's total is counted up to this many rows at each call; beyond, the server answers an estimate
- * (total_exact false) unless asked for count=exact. The pager then reaches only pages known to hold rows.
+ * A list's total is counted up to this many rows at each call; beyond, the server answers a count held for
+ * a few seconds, an estimate (total_exact false), unless asked for count=exact or a roll-up knows it. The
+ * pager then reaches only pages known to hold rows.
  */
 export const LIST_COUNT_CAP = 1_000;
 

@@ -93,6 +93,8 @@ const AGENTS = [
 
 let requests: { url: URL; method: string; body: unknown }[] = [];
 let listAnswer: Record<string, unknown> = {};
+/** The goods list's answer by page, when a test says. */
+let answerPage: ((page: string | null) => Record<string, unknown>) | undefined;
 /** How the next calls fail: a status the server answers with, or no connection at all. */
 let failWith: number | "offline" | undefined;
 
@@ -114,7 +116,7 @@ function answerTo(path: string, url: URL): unknown {
       // The server's answer to "Count exactly": every row counted.
       return url.searchParams.get("count") === "exact"
         ? { ...listAnswer, total: 12_345, total_exact: true }
-        : listAnswer;
+        : (answerPage?.(url.searchParams.get("page")) ?? listAnswer);
     case "/merchant/goods-cate-all":
       return [
         { id: 2, title: "Drinks" },
@@ -197,6 +199,7 @@ beforeAll(async () => {
 beforeEach(() => {
   requests = [];
   listAnswer = { list: GOODS, total: 42, total_exact: true, page: 1, limit: 10 };
+  answerPage = undefined;
   failWith = undefined;
   viewport.width = 1440;
   stubApi();
@@ -322,6 +325,19 @@ describe("ListScreen", () => {
     expect(screen.getByTitle("1235")).toBeTruthy();
     expect(screen.queryByText(/About/)).toBeNull();
     expect(screen.queryByRole("button", { name: "Count exactly" })).toBeNull();
+  });
+
+  it("moves to the last page when the page asked for lies past it (rows removed since the total was counted)", async () => {
+    // The server's answer to page 101 under a held estimate whose rows were removed: none, 1,000 in all.
+    listAnswer = { ...listAnswer, total: 1_001, total_exact: false };
+    const first = listAnswer;
+    const past = { list: [], total: 1_000, total_exact: true };
+    answerPage = (page) => (page === "101" ? past : first);
+    signIn(["goods.list"]);
+    renderList(`/goods/list?currentPage=101&pageSize=10`);
+    expect(await screen.findByText("1000 in all")).toBeTruthy();
+    await waitFor(() => expect(calls("/merchant/goods-list").at(-1)!.url.searchParams.get("page")).toBe("100"));
+    expect(calls("/merchant/goods-list").map((c) => c.url.searchParams.get("page"))).toEqual(["101", "100"]);
   });
 
   it("words the estimate, its link and the exact total apart in the five languages", async () => {

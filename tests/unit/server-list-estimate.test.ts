@@ -1,6 +1,8 @@
-// server/entities/repository.ts: a list's total counts up to COUNT_CAP rows (exact); past it the total is
-// the planner's estimate, and the filter is taken as past the cap for ESTIMATE_REUSE_MS per database:
-// neither its count nor its explain runs again until then, or until forgetLargeResults (a write answered).
+// server/entities/repository.ts: a list's total is counted at every call up to COUNT_CAP (exact); past it
+// the count (every matching row) is held for ESTIMATE_REUSE_MS per filter and database and shown as an
+// estimate: no count runs again until then, until forgetLargeResults (a write answered), or until a page
+// past the first comes back empty. No planner is asked. The order list unfiltered, by agent or by pay
+// status reads the roll-up (exact, at every call).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Queryable } from "../../server/db/db.ts";
 import { modelOf } from "../../server/model/model.ts";
@@ -12,59 +14,63 @@ import {
   type ListQuery,
 } from "../../server/entities/repository.ts";
 
-/** A database whose count finds `counted` rows and whose planner estimates `planned`; it records statements. */
-function fakeDb(counted: number, planned: () => number) {
+/** A database whose count finds `counted()` rows and whose pages hold `rows()` rows; it records statements. */
+function fakeDb(counted: () => number, rows: () => number = () => 10) {
   const statements: string[] = [];
   const db: Queryable = {
     query: async <T>(sql: string) => {
-      statements.push(sql.startsWith("select count(*)") ? "count" : sql.split(" ")[0]);
-      if (sql.startsWith("select count(*)")) return { rows: [{ n: counted }] as T[] };
-      if (sql.startsWith("explain")) return { rows: [{ "QUERY PLAN": [{ Plan: { "Plan Rows": planned() } }] }] as T[] };
-      return { rows: [] as T[] };
+      if (sql.startsWith("select count(*)")) {
+        statements.push("count");
+        return { rows: [{ n: counted() }] as T[] };
+      }
+      if (sql.includes("stat_order")) {
+        statements.push("rollup");
+        return { rows: [{ n: 777 }] as T[] };
+      }
+      statements.push(sql.split(" ")[0]);
+      return { rows: Array.from({ length: rows() }, (_, i) => ({ id: i + 1 })) as T[] };
     },
   };
   return { db, statements };
 }
 
 const order = modelOf("order");
-const paid = (page = 1): ListQuery => ({
+const byDevice = (page = 1, machine = 7): ListQuery => ({
   page,
   limit: 10,
   sort: "order_time",
   order: "desc",
-  where: [{ field: "pay_status", op: "eq", value: "paid" }],
+  where: [{ field: "machine_id", op: "eq", value: machine }],
 });
-const refunded: ListQuery = { ...paid(), where: [{ field: "pay_status", op: "eq", value: "refunded" }] };
-const explains = (statements: string[]) => statements.filter((s) => s === "explain").length;
-const counts = (statements: string[]) => statements.filter((s) => s === "count").length;
+const of = (statements: string[], kind: string) => statements.filter((s) => s === kind).length;
 
 beforeEach(() => vi.useFakeTimers({ toFake: ["Date"] }));
 afterEach(() => vi.useRealTimers());
 
 describe("a list's total past the counting cap", () => {
-  it("counts and asks the planner once per filter and database for the time it is reused, on every page", async () => {
-    let planned = 54_321;
-    const { db, statements } = fakeDb(COUNT_CAP + 1, () => planned);
-    const first = await list(db, order, {}, paid());
+  it("is counted to the last row once per filter and database for the time it is held, on every page", async () => {
+    let counted = 54_321;
+    const { db, statements } = fakeDb(() => counted);
+    const first = await list(db, order, {}, byDevice());
     expect([first.total, first.total_exact]).toEqual([54_321, false]);
-    expect([counts(statements), explains(statements)]).toEqual([1, 1]);
-    planned = 60_000;
+    expect(of(statements, "count")).toBe(1);
+    counted = 60_000;
     vi.advanceTimersByTime(ESTIMATE_REUSE_MS - 1);
-    // The same filter, its second page too: the same estimate, neither count nor explain; each page is read.
-    expect(await list(db, order, {}, paid())).toMatchObject({ total: 54_321, total_exact: false });
-    expect((await list(db, order, {}, paid(2))).total).toBe(54_321);
-    expect([counts(statements), explains(statements)]).toEqual([1, 1]);
-    expect(statements.filter((s) => s === "select").length).toBe(3);
+    // The same filter, its second page too: the same figure, no count; each page is read.
+    expect(await list(db, order, {}, byDevice())).toMatchObject({ total: 54_321, total_exact: false });
+    expect((await list(db, order, {}, byDevice(2))).total).toBe(54_321);
+    expect(of(statements, "count")).toBe(1);
+    expect(of(statements, "select")).toBe(3);
     // Another filter has its own.
-    expect((await list(db, order, {}, refunded)).total).toBe(60_000);
-    expect([counts(statements), explains(statements)]).toEqual([2, 2]);
+    expect((await list(db, order, {}, byDevice(1, 8))).total).toBe(60_000);
+    expect(of(statements, "count")).toBe(2);
     // Another database has its own.
-    const other = fakeDb(COUNT_CAP + 1, () => 70_000);
-    expect((await list(other.db, order, {}, paid())).total).toBe(70_000);
-    // Once the time is up, the filter is counted and the planner asked again.
+    const other = fakeDb(() => 70_000);
+    expect((await list(other.db, order, {}, byDevice())).total).toBe(70_000);
+    // Once the time is up, the filter is counted again.
     vi.advanceTimersByTime(1);
-    expect((await list(db, order, {}, paid())).total).toBe(60_000);
-    expect([counts(statements), explains(statements)]).toEqual([3, 3]);
+    expect((await list(db, order, {}, byDevice())).total).toBe(60_000);
+    expect(of(statements, "count")).toBe(3);
   });
 
   it("counts again after a write is answered, and keeps nothing from a count begun before it", async () => {
@@ -81,85 +87,78 @@ describe("a list's total past the counting cap", () => {
           return { rows: [{ n }] as T[] };
         }
         statements.push(sql.split(" ")[0]);
-        if (sql.startsWith("explain")) return { rows: [{ "QUERY PLAN": [{ Plan: { "Plan Rows": 5_000 } }] }] as T[] };
         return { rows: [] as T[] };
       },
     };
-    expect((await list(db, order, {}, paid())).total_exact).toBe(false);
+    expect((await list(db, order, {}, byDevice())).total_exact).toBe(false);
     // Rows removed, and the removal answered: the next list counts, exactly.
     counted = COUNT_CAP;
     forgetLargeResults(db);
-    expect(await list(db, order, {}, paid())).toMatchObject({ total: COUNT_CAP, total_exact: true });
-    expect(counts(statements)).toBe(2);
+    expect(await list(db, order, {}, byDevice())).toMatchObject({ total: COUNT_CAP, total_exact: true });
+    expect(of(statements, "count")).toBe(2);
     // A count that began before a write and answers after it is not kept: the next list counts again.
     counted = COUNT_CAP + 1;
     holdCounts = true;
-    const early = list(db, order, {}, paid());
+    const early = list(db, order, {}, byDevice());
     await vi.waitFor(() => expect(held).toHaveLength(1));
     forgetLargeResults(db);
     held[0]();
     expect((await early).total_exact).toBe(false);
     holdCounts = false;
-    await list(db, order, {}, paid());
-    expect(counts(statements)).toBe(4);
+    await list(db, order, {}, byDevice());
+    expect(of(statements, "count")).toBe(4);
     // That one is kept.
-    await list(db, order, {}, paid());
-    expect(counts(statements)).toBe(4);
+    await list(db, order, {}, byDevice());
+    expect(of(statements, "count")).toBe(4);
   });
 
-  it("lets callers of the same filter share the one explain in flight, and asks again after one that failed", async () => {
-    const answers: Array<(rows: number | Error) => void> = [];
-    const statements: string[] = [];
-    const db: Queryable = {
-      query: async <T>(sql: string) => {
-        statements.push(sql.split(" ")[0]);
-        if (sql.startsWith("select count(*)")) return { rows: [{ n: COUNT_CAP + 1 }] as T[] };
-        if (!sql.startsWith("explain")) return { rows: [] as T[] };
-        const rows = await new Promise<number>((resolve, reject) =>
-          answers.push((answer) => (answer instanceof Error ? reject(answer) : resolve(answer))),
-        );
-        return { rows: [{ "QUERY PLAN": [{ Plan: { "Plan Rows": rows } }] }] as T[] };
-      },
-    };
-    const waitForExplains = (n: number) => vi.waitFor(() => expect(explains(statements)).toBe(n));
-    // Three calls before the planner answers: one explain, one answer for all.
-    const calls = [list(db, order, {}, paid()), list(db, order, {}, paid(2)), list(db, order, {}, paid(3))];
-    await waitForExplains(1);
-    await vi.waitFor(() => expect(statements.filter((s) => s === "select").length).toBe(6));
-    expect(explains(statements)).toBe(1);
-    answers[0](20_000);
-    expect((await Promise.all(calls)).map((r) => r.total)).toEqual([20_000, 20_000, 20_000]);
-    // Once expired, a failed explain fails its callers and is not kept: the next call asks again.
-    vi.advanceTimersByTime(ESTIMATE_REUSE_MS);
-    const failing = [list(db, order, {}, paid()), list(db, order, {}, paid())];
-    await waitForExplains(2);
-    answers[1](new Error("planner down"));
-    for (const call of failing) await expect(call).rejects.toThrow("planner down");
-    const again = list(db, order, {}, paid());
-    await waitForExplains(3);
-    answers[2](30_000);
-    expect((await again).total).toBe(30_000);
+  it("counts again when a page past the first comes back empty under a held figure", async () => {
+    let counted = COUNT_CAP + 3;
+    let rows = 10;
+    const { db, statements } = fakeDb(
+      () => counted,
+      () => rows,
+    );
+    expect((await list(db, order, {}, byDevice())).total).toBe(COUNT_CAP + 3);
+    // Three rows removed elsewhere: page 101 (the pager's reach under an estimate) is empty.
+    counted = COUNT_CAP;
+    rows = 0;
+    expect(await list(db, order, {}, byDevice(101))).toMatchObject({ total: COUNT_CAP, total_exact: true, list: [] });
+    expect(of(statements, "count")).toBe(2);
+    // And it is no longer held: the next call counts.
+    rows = 10;
+    expect((await list(db, order, {}, byDevice(100))).total_exact).toBe(true);
+    expect(of(statements, "count")).toBe(3);
   });
 
   it("keeps another caller's scope apart: its filter is another statement", async () => {
-    let planned = 5_000;
-    const { db, statements } = fakeDb(COUNT_CAP + 1, () => planned);
-    expect((await list(db, order, { path: "/1/2/" }, paid())).total).toBe(5_000);
-    planned = 9_000;
-    expect((await list(db, order, { path: "/1/3/" }, paid())).total).toBe(9_000);
-    expect(explains(statements)).toBe(2);
+    let counted = 5_000;
+    const { db, statements } = fakeDb(() => counted);
+    expect((await list(db, order, { path: "/1/2/" }, byDevice())).total).toBe(5_000);
+    counted = 9_000;
+    expect((await list(db, order, { path: "/1/3/" }, byDevice())).total).toBe(9_000);
+    expect(of(statements, "count")).toBe(2);
   });
 
-  it("counts exactly at every call, and asks no planner, up to the cap", async () => {
-    const { db, statements } = fakeDb(COUNT_CAP, () => 99_999);
-    const result = await list(db, order, {}, paid());
+  it("counts exactly at every call up to the cap, and holds nothing", async () => {
+    const { db, statements } = fakeDb(() => COUNT_CAP);
+    const result = await list(db, order, {}, byDevice());
     expect([result.total, result.total_exact]).toEqual([COUNT_CAP, true]);
-    await list(db, order, {}, paid());
-    expect([counts(statements), explains(statements)]).toEqual([2, 0]);
+    await list(db, order, {}, byDevice());
+    expect(of(statements, "count")).toBe(2);
   });
 
-  it("never shows an estimate at or under the cap once more rows than it were counted", async () => {
-    const { db } = fakeDb(COUNT_CAP + 1, () => 12);
-    expect(await list(db, order, {}, paid())).toMatchObject({ total: COUNT_CAP + 1, total_exact: false });
+  it("reads the order roll-up, exact at every call, unfiltered, by agent or by pay status, for an agent", async () => {
+    const { db, statements } = fakeDb(() => 99_999);
+    const paid: ListQuery = { ...byDevice(), where: [{ field: "pay_status", op: "in", value: ["paid", "pending"] }] };
+    for (const query of [{ ...byDevice(), where: [] }, paid]) {
+      expect(await list(db, order, { path: "/1/2/" }, query)).toMatchObject({ total: 777, total_exact: true });
+      expect(await list(db, order, {}, query)).toMatchObject({ total: 777, total_exact: true });
+    }
+    expect([of(statements, "rollup"), of(statements, "count")]).toEqual([4, 0]);
+    // Not for an operator (bound devices), nor for a filter the roll-up does not know.
+    await list(db, order, { operatorId: 3 }, { ...byDevice(), where: [] });
+    await list(db, order, {}, byDevice());
+    expect([of(statements, "rollup"), of(statements, "count")]).toEqual([4, 2]);
   });
 });

@@ -80,6 +80,14 @@ export function useEntityList(screen: ScreenContext, recycle: boolean) {
     }
   };
 
+  // A page past the last (rows removed elsewhere since the total was counted: the server then answers the
+  // total counted again): the list moves to its last page, which holds rows.
+  const lastPage = Math.max(1, Math.ceil((table.result.total ?? 0) / table.pageSize));
+  const pastTheLast = !query.isFetching && query.data !== undefined && !rows.length && table.currentPage > lastPage;
+  useEffect(() => {
+    if (pastTheLast) table.setCurrentPage(lastPage);
+  }, [pastTheLast, lastPage]);
+
   // Offline, react-query pauses the call instead of failing it (and resumes it once back online).
   const paused = query.fetchStatus === "paused";
   return {
