@@ -15,6 +15,8 @@ import { definitionName } from "../../src/schema/refs.ts";
 import { scopeOf, sqlOf, type Ctx } from "./context.ts";
 import { models, resolveNode, type EntityModel } from "../model/model.ts";
 import * as repo from "./repository.ts";
+import { wallClock } from "../core/zone.ts";
+import { BUSINESS_TIME_ZONE } from "../db/rollups.ts";
 import { titlesOf, type Titles } from "./titles.ts";
 
 /** What any record's history may hold: its creation, edits, trips to and from the recycle bin. */
@@ -145,6 +147,12 @@ function valueText(
   if (typeof value === "boolean") return translate(lng, value ? "common:yes" : "common:no");
   if (node["x-money"] && typeof value === "number") return amountText(value, lng, currency);
   if (node["x-fraction"] && typeof value === "number") return `${Math.round(value * 10000) / 100} %`;
+  // A time at the business's clock, as the lists and exports show it: "2026-11-20 12:30:00".
+  if (node.format === "date-time") {
+    const ms = value instanceof Date ? value.getTime() : Date.parse(String(value));
+    if (!Number.isNaN(ms))
+      return new Date(wallClock(ms, BUSINESS_TIME_ZONE)).toISOString().slice(0, 19).replace("T", " ");
+  }
   return String(value);
 }
 

@@ -2,7 +2,9 @@
 // of objects such as a channel plan's lanes), worked out once from the schemas. A record others point at
 // cannot be deleted for good (destroyed, or deleted where the entity has no recycle bin): the refusal
 // names what uses it, unless the rows are history (x-relation.history: orders, restocks, ledger rows,
-// logs), which keep the record's title as written and read the same once it is gone. Records in a
+// logs naming a device, goods, an outlet, a page or an application), which keep the record's title as
+// written and read the same once it is gone. History's agent is its owner, not a name: an agent with
+// money rows is never destroyed (the ledger stays checkable), and the refusal says why. Records in a
 // recycle bin still count, so that recovering them finds what they point at. Writers that point at a
 // record lock it (key share, in checkRelations) and the deleter locks the records first, so a reference
 // cannot appear between the check and the delete.
@@ -23,6 +25,9 @@ interface Reference {
   /** What a row is joined with to reach its list's elements, if any. */
   lateral?: string;
 }
+
+/** The money rows of an agent: its ledger entries, its profit and its withdrawals. */
+const ledgerUses = ["payment_record", "profit_record", "withdrawal"];
 
 let byTarget: Map<string, Reference[]> | undefined;
 
@@ -80,6 +85,7 @@ function references(): Map<string, Reference[]> {
  */
 export async function refuseInUse(tx: Queryable, ctx: Ctx, model: EntityModel, ids: number[]): Promise<void> {
   let used: { target: number; uses: string[] } | undefined;
+  const usedBy = new Set<string>();
   for (const ref of references().get(model.name) ?? []) {
     const from = ref.lateral ? `${q(ref.table)} r cross join lateral ${ref.lateral} as e(value)` : `${q(ref.table)} r`;
     const self = ref.table === model.table ? ` and r.id <> all($1)` : "";
@@ -92,13 +98,19 @@ export async function refuseInUse(tx: Queryable, ctx: Ctx, model: EntityModel, i
     );
     if (rows.length === 0) continue;
     used ??= { target: Number(rows[0].target), uses: [] };
+    usedBy.add(ref.entity);
     used.uses.push(`${translate(ctx.lng, entityNameKey(ref.entity))} ${rows[0].n}`);
   }
   if (!used) return;
+  // An agent's money rows are its ledger: append-only, and checked against the agent's own figures
+  // (npm run ledger:check), so an agent the ledger names stays; the refusal says so.
+  const ledger = model.name === "agent" && ledgerUses.some((entity) => usedBy.has(entity));
   const titleField = model.titleField;
   const { rows } = await tx.query<{ title: string | null }>(
     `select ${titleField ? `${q(titleField)}::text` : "null"} as title from ${q(model.table)} where id = $1`,
     [used.target],
   );
-  throw new HttpError(409, "inUse", { title: rows[0]?.title ?? `#${used.target}`, uses: used.uses.join(", ") });
+  const title = rows[0]?.title ?? `#${used.target}`;
+  if (ledger) throw new HttpError(409, "agentKeepsLedger", { title, uses: used.uses.join(", ") });
+  throw new HttpError(409, "inUse", { title, uses: used.uses.join(", ") });
 }

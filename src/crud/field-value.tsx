@@ -185,6 +185,19 @@ function CellText({ tip, className, children }: { tip: string; className?: strin
 }
 
 /**
+ * A time at the business's clock in one piece (a record history's entry), as the lists show it, the zone
+ * named on hover where it is not the reader's.
+ */
+export function TimeText({ value, lng }: { value: string; lng: string | undefined }) {
+  const zone = useTimeZone();
+  return (
+    <span className="time-text" title={zoneNote(new Date(value), zone)}>
+      {formatDateTime(value, lng, zone)}
+    </span>
+  );
+}
+
+/**
  * A date and time, each kept whole: where a table is short of room, the time goes under the date rather
  * than the table scrolling.
  */

@@ -7,11 +7,11 @@ import { useTranslation } from "react-i18next";
 import { useEffect } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api, type ApiError } from "../app/api.ts";
-import { FieldValue } from "./field-value.tsx";
+import { FieldValue, TimeText } from "./field-value.tsx";
+import { formatDateTime } from "./format.ts";
 import { timeLabel } from "./list/columns.tsx";
 import { keepsRecord, RecordStatus, RefreshFailed } from "./record-state.tsx";
 import { holds, type EntityView } from "./model.ts";
-import { formatDateTime } from "./format.ts";
 import { usePageTitle } from "../app/page-title.ts";
 import { useRecordTitles, useRelationTitles } from "./relations.ts";
 import { useScreen } from "./resource.ts";
@@ -177,7 +177,9 @@ function History({ view, id }: { view: EntityView; id: number }) {
                     {entry.action_label}
                   </Tag>
                   <Typography.Text strong>{entry.actor_name}</Typography.Text>
-                  <Typography.Text type="secondary">{formatDateTime(entry.at, i18n.resolvedLanguage)}</Typography.Text>
+                  <Typography.Text type="secondary">
+                    <TimeText value={entry.at} lng={i18n.resolvedLanguage} />
+                  </Typography.Text>
                 </Space>
                 <Changes lines={entry.lines} />
               </div>

@@ -733,9 +733,21 @@ export interface Order {
    */
   device_kind?: "vending" | "charging_cable" | "charging_pile" | "dryer" | "car_wash";
   application_id?: number;
+  /**
+   * The application's name when the row was written: shown once the application is destroyed. Read-only: set by the server.
+   */
+  application_name?: string;
   page_id?: number;
+  /**
+   * The page's name when the row was written: shown once the page is destroyed. Read-only: set by the server.
+   */
+  page_name?: string;
   agent_id?: number;
   shop_id?: number;
+  /**
+   * The outlet's name when the row was written: shown once the outlet is destroyed. Read-only: set by the server.
+   */
+  shop_name?: string;
   order_time: string;
   pay_time?: string;
   pay_type?: PayType;
@@ -899,12 +911,20 @@ export interface ProfitRecord {
   order_id?: number;
   agent_id: number;
   page_id?: number;
+  /**
+   * The page's name when the row was written: shown once the page is destroyed. Read-only: set by the server.
+   */
+  page_name?: string;
   machine_id?: number;
   /**
    * The device's name when the row was written: shown once the device is destroyed. Read-only: set by the server.
    */
   mac_name?: string;
   application_id?: number;
+  /**
+   * The application's name when the row was written: shown once the application is destroyed. Read-only: set by the server.
+   */
+  application_name?: string;
   amount: Money;
   refunded_amount?: Money;
   /**
@@ -950,6 +970,10 @@ export interface ScanRecord {
   nickname?: string;
   openid?: string;
   shop_id?: number;
+  /**
+   * The outlet's name when the row was written: shown once the outlet is destroyed. Read-only: set by the server.
+   */
+  shop_name?: string;
   scanned_at: string;
   agent_id?: number;
 }

@@ -13,7 +13,7 @@ process.env.TZ = "America/Los_Angeles";
 const { fromCrudFilters, toCrudFilters } = await import("../../src/crud/filters.ts");
 const { entityView } = await import("../../src/crud/model.ts");
 const { formatDate, formatDateTime } = await import("../../src/crud/format.ts");
-const { DateTimeText } = await import("../../src/crud/field-value.tsx");
+const { DateTimeText, TimeText } = await import("../../src/crud/field-value.tsx");
 const { browserZone, businessToday, fromWallClock, setTimeZone, timeZone, toWallClock, zoneNote } =
   await import("../../src/crud/time-zone.ts");
 const { DateTimeWidget } = await import("../../src/widgets/datetime-widget.tsx");
@@ -79,6 +79,16 @@ describe("the business's time zone", () => {
     expect(time.getAttribute("title")).toBe("UTC+7");
     expect(zoneNote(new Date("2026-11-20T17:30:00Z"), "America/Los_Angeles")).toBeUndefined();
     expect(zoneNote(new Date("2026-11-20T17:30:00Z"), "Asia/Kolkata")).toBe("UTC+5:30");
+  });
+
+  it("shows a record history's time at the business's clock, as the lists do, the zone named on hover", () => {
+    // The history's entry at 17:30 UTC: 09:30 in the browser's Los Angeles, 00:30 the next day in Bangkok.
+    render(<TimeText value="2026-11-20T17:30:00Z" lng="km" />);
+    const time = screen.getByText("21/11/2026 00:30");
+    expect(time.getAttribute("title")).toBe("UTC+7");
+    cleanup();
+    render(<TimeText value="2026-11-20T17:30:00Z" lng="en" />);
+    expect(screen.getByText("Nov 21, 2026, 00:30").getAttribute("title")).toBe("UTC+7");
   });
 
   it("counts the date presets to the business's today", () => {

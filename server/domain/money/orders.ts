@@ -220,8 +220,9 @@ export async function recordPayments(tx: Queryable, orderIds: number[], now = ne
   }
   if (records[0].length) {
     await tx.query(
-      `insert into ${q("profit_record")} (order_no, order_id, agent_id, agent_path, page_id, machine_id, mac_name, application_id, amount, status, type, refunded_amount, created_at, updated_at, available_at, released_at)
-       select o, oi, a, ap, p, m, (select mac_name from ${q("machine")} where id = m), ap2, amt, st, 'normal', 0, at, at, av, rel
+      `insert into ${q("profit_record")} (order_no, order_id, agent_id, agent_path, page_id, page_name, machine_id, mac_name, application_id, application_name, amount, status, type, refunded_amount, created_at, updated_at, available_at, released_at)
+       select o, oi, a, ap, p, (select name from ${q("page")} where id = p), m, (select mac_name from ${q("machine")} where id = m),
+              ap2, (select name from ${q("application")} where id = ap2), amt, st, 'normal', 0, at, at, av, rel
          from unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], $10::timestamptz[], $11::timestamptz[], $12::timestamptz[])
            as r(o, oi, a, ap, p, m, ap2, amt, st, at, av, rel)`,
       records,
