@@ -898,6 +898,7 @@ describe("the walker", () => {
       ]),
       agents: {} as World["agents"],
       operator: { id: 0, path: "/" },
+      manager: { id: 0, path: "/" },
     };
     const saved = tableAt;
     tableAt = new Map([
