@@ -267,6 +267,23 @@ describe("the manager's outlets change under it", () => {
     expect(ids(await own.get<ListData>("/merchant/shop-list"))).toEqual([shops.managed[0]]);
   });
 
+  it("changes its own password under Change password, which ends its sessions; never through an update", async () => {
+    const own = await t.as("manager_a");
+    const changed = await own.post("/merchant/modify-password", {
+      old_password: "demo123",
+      new_password: "own-pass-9",
+      confirm_password: "own-pass-9",
+    });
+    expect(changed.status, changed.raw).toBe(200);
+    expect((await own.get("/merchant/user-info")).status).toBe(401);
+    manager = await t.as("manager_a", "own-pass-9");
+    // Its own record is not its to update (no permission), password or not.
+    const detail = await (await fx.client("agent_a")).get<Row>(`/merchant/shop-manager-detail?id=${managerId}`);
+    expect(
+      (await manager.post("/merchant/shop-manager-update", { ...detail.body.data, password: "x-pass-10" })).status,
+    ).toBe(403);
+  });
+
   it("ends its sessions when its agent sets its password, and when it is deleted", async () => {
     const agentA = await fx.client("agent_a");
     const before = await t.as("manager_a");
