@@ -286,7 +286,7 @@ describe("the manager's outlets change under it", () => {
 
   it("ends its sessions when its agent sets its password, and when it is deleted", async () => {
     const agentA = await fx.client("agent_a");
-    const before = await t.as("manager_a");
+    const before = await t.as("manager_a", "own-pass-9");
     const detail = await agentA.get<Row>(`/merchant/shop-manager-detail?id=${managerId}`);
     const set = await agentA.post("/merchant/shop-manager-update", {
       ...detail.body.data,
