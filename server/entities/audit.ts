@@ -188,10 +188,11 @@ export async function history(ctx: Ctx, model: EntityModel, id: number): Promise
   if (!record) throw notFound();
   const { rows } = await sqlOf(ctx).query<Entry>(
     `select a.id, a.at, a.action, a.changes, a.actor_kind, a.actor_id,
-            coalesce(m.nickname, o.nickname) as actor_name
+            coalesce(m.nickname, o.nickname, sm.nickname) as actor_name
        from sys_audit a
        left join ${q("agent")} m on a.actor_kind = 'agent' and m.id = a.actor_id
        left join ${q("operator")} o on a.actor_kind = 'operator' and o.id = a.actor_id
+       left join ${q("shop_manager")} sm on a.actor_kind = 'manager' and sm.id = a.actor_id
       where a.entity = $1 and a.record_id = $2 order by a.id desc limit 200`,
     [model.name, id],
   );

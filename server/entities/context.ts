@@ -9,10 +9,11 @@ import type { Scope } from "./repository.ts";
 import type { Turn } from "../core/gate.ts";
 
 export interface Principal {
-  kind: "agent" | "operator";
-  /** agent id, or operator id */
+  /** An agent (the platform admin too), an operator, or an outlet manager (x-entity.signIn of its schema). */
+  kind: "agent" | "operator" | "manager";
+  /** agent id, operator id, or outlet manager (shop_manager) id */
   id: number;
-  /** The agent whose data this principal sees (an operator's owning agent). */
+  /** The agent whose data this principal sees (an operator's or an outlet manager's owning agent). */
   agentId: number;
   agentPath: string;
   /** The platform admin (the root of the agent tree): every permission, no scope. */
@@ -54,6 +55,7 @@ export function inTransaction<T>(ctx: Ctx, fn: (ctx: TxCtx) => Promise<T>): Prom
 export function scopeOf(principal: Principal): Scope {
   if (principal.isAdmin) return {};
   if (principal.kind === "operator") return { path: principal.agentPath, operatorId: principal.id };
+  if (principal.kind === "manager") return { path: principal.agentPath, managerId: principal.id };
   return { path: principal.agentPath };
 }
 

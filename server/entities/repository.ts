@@ -17,6 +17,11 @@ export interface Scope {
    * of other entities what those devices name.
    */
   operatorId?: number;
+  /**
+   * Outlet managers see only the outlets they manage (still their agent's), the devices standing at them,
+   * what belongs to those devices, their own account, and of other entities what those devices name.
+   */
+  managerId?: number;
   /** Only rows of the agents below this path, not the path's own (a superior's "subordinate goods"). */
   below?: string;
 }
@@ -140,6 +145,26 @@ function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] 
       // rest of its agent's records.
       const named = deviceFieldsNaming(model.name).map(
         (field) => `select ${q(field)} from ${q("machine")} where deleted_at is null and id in ${bound()}`,
+      );
+      conditions.push(named.length ? `id in (${named.join(" union ")})` : "false");
+    }
+  }
+  if (scope.managerId !== undefined) {
+    // Read at every statement: an outlet taken off the manager, or moved to another agent, leaves its view
+    // at once.
+    const outlets = () =>
+      `(select s.id from ${q("shop")} s join ${q("shop_manager")} m on m.id = ${p.add(scope.managerId)}
+         where m.deleted_at is null and s.deleted_at is null and s.agent_id = m.agent_id
+           and s.id in (select (jsonb_array_elements_text(m.shop_ids))::bigint))`;
+    const devices = () => `(select id from ${q("machine")} where deleted_at is null and shop_id in ${outlets()})`;
+    if (model.name === "machine") conditions.push(`shop_id in ${outlets()}`);
+    else if (model.name === "shop") conditions.push(`id in ${outlets()}`);
+    else if (model.name === "shop_manager") conditions.push(`id = ${p.add(scope.managerId)}`);
+    else if (model.fields.has("machine_id")) conditions.push(`machine_id in ${devices()}`);
+    else if (model.fields.has("shop_id")) conditions.push(`shop_id in ${outlets()}`);
+    else if (model.scoped) {
+      const named = deviceFieldsNaming(model.name).map(
+        (field) => `select ${q(field)} from ${q("machine")} where deleted_at is null and shop_id in ${outlets()}`,
       );
       conditions.push(named.length ? `id in (${named.join(" union ")})` : "false");
     }

@@ -26,7 +26,7 @@ import { seedOutlets } from "./steps/outlets.ts";
 import { seedCatalogues } from "./steps/catalogue.ts";
 import { seedPlans } from "./steps/plans.ts";
 import { seedMachines } from "./steps/machines.ts";
-import { seedOperators } from "./steps/operators.ts";
+import { seedManagers, seedOperators } from "./steps/operators.ts";
 import { seedPages } from "./steps/pages.ts";
 import { seedContent } from "./steps/content.ts";
 import { seedPlatform } from "./steps/platform.ts";
@@ -98,6 +98,7 @@ async function seedSteps(seed: Seed): Promise<void> {
   const plans = await seedPlans(seed, { agents, hardware, catalogues });
   const machines = await seedMachines(seed, { agents, hardware, outlets, catalogues, plans });
   const operators = await seedOperators(seed, { agents, machines });
+  await seedManagers(seed, { agents, machines });
   const pages = await seedPages(seed, { agents, hardware, plans });
   await seedContent(seed);
   await seedPlatform(seed, { agents, hardware });

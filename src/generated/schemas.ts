@@ -45,6 +45,7 @@ import serviceEntry from "../../schemas/service-entry.json" with { type: "json" 
 import serviceOrder from "../../schemas/service-order.json" with { type: "json" };
 import shop from "../../schemas/shop.json" with { type: "json" };
 import shopGroup from "../../schemas/shop-group.json" with { type: "json" };
+import shopManager from "../../schemas/shop-manager.json" with { type: "json" };
 import stockConsumption from "../../schemas/stock-consumption.json" with { type: "json" };
 import systemSetting from "../../schemas/system-setting.json" with { type: "json" };
 import version from "../../schemas/version.json" with { type: "json" };
@@ -101,6 +102,7 @@ export const entitySchemas = {
   service_order: serviceOrder as unknown as JsonSchemaEntity,
   shop: shop as unknown as JsonSchemaEntity,
   shop_group: shopGroup as unknown as JsonSchemaEntity,
+  shop_manager: shopManager as unknown as JsonSchemaEntity,
   stock_consumption: stockConsumption as unknown as JsonSchemaEntity,
   system_setting: systemSetting as unknown as JsonSchemaEntity,
   version: version as unknown as JsonSchemaEntity,
@@ -337,6 +339,14 @@ export const permissionKeys = [
   "shop_group.add",
   "shop_group.update",
   "shop_group.delete",
+  "shop_manager.list",
+  "shop_manager.detail",
+  "shop_manager.add",
+  "shop_manager.update",
+  "shop_manager.delete",
+  "shop_manager.recycle_list",
+  "shop_manager.recover",
+  "shop_manager.destroy",
   "stock_consumption.list",
   "system_setting.get",
   "system_setting.set",

@@ -230,6 +230,7 @@ export interface EntityMap {
   service_order: ServiceOrder;
   shop: Shop;
   shop_group: ShopGroup;
+  shop_manager: ShopManager;
   stock_consumption: StockConsumption;
   system_setting: SystemSetting;
   version: Version;
@@ -1036,6 +1037,19 @@ export interface ShopGroup {
   sort: number;
 }
 /**
+ * An outlet manager: signs in to follow the outlets it manages (their devices, orders, takings and restock records), read-only, with no money, settings or other agents' records.
+ */
+export interface ShopManager {
+  nickname: string;
+  account: string;
+  password: string;
+  confirm_password: string;
+  phone?: string;
+  shop_ids: number[];
+  agent_id?: number;
+  remark?: string;
+}
+/**
  * Stock consumption by goods, device and business day: how many of one goods item a device sold (delivered) and for how much, and how many were loaded into its lanes. Kept by the server from orders and restocks, in the same transaction as each (server/db/rollups.ts); never written through the API.
  */
 export interface StockConsumption {
@@ -1710,7 +1724,7 @@ export interface LoginAnswer {
   expires_at: string;
   user: {
     id: number;
-    kind: "agent" | "operator";
+    kind: "agent" | "operator" | "manager";
     nickname: string;
     account: string;
     agent_id: number;
@@ -1973,7 +1987,7 @@ export interface UploadAnswer {
 export interface UserInfoAnswer {
   user: {
     id: number;
-    kind: "agent" | "operator";
+    kind: "agent" | "operator" | "manager";
     nickname: string;
     account: string;
     agent_id: number;

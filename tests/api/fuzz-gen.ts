@@ -425,10 +425,13 @@ export async function judge(
   return { status };
 }
 
-export const PRINCIPALS = ["admin", "agent_a", "operator_a"] as const;
+export const PRINCIPALS = ["admin", "agent_a", "operator_a", "manager_a"] as const;
 type Principal = (typeof PRINCIPALS)[number];
 
-/** Records of every scoped kind for agent_b (ids the others may not use) and for agent_a (their own). */
+/**
+ * Records of every scoped kind for agent_b (ids the others may not use) and for agent_a (their own), and
+ * manager_a, agent_a's outlet manager of one of its outlets.
+ */
 export async function fuzzPool(t: TestApp): Promise<IdPool> {
   const fx = new Fixtures(t);
   const pool: IdPool = { own: [], others: [] };
@@ -445,6 +448,12 @@ export async function fuzzPool(t: TestApp): Promise<IdPool> {
       }
     }
   }
+  const outlet = (await fx.createRecord("shop", "agent_a")).id as number;
+  await t.db.query(
+    `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
+     select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
+    [JSON.stringify([outlet])],
+  );
   return pool;
 }
 
@@ -473,7 +482,7 @@ export async function runFuzz(t: TestApp, pool: IdPool, perCall: number, seed: n
       });
       if (check.statusCode === 200) return token;
       const password = await hashPassword(who === "admin" ? "admin123" : "demo123");
-      for (const table of ["agent", "operator"])
+      for (const table of ["agent", "operator", "shop_manager"])
         await t.db.query(`update "${table}" set password = $1, deleted_at = null where account = $2`, [password, who]);
     }
     // The fuzzed sign-ins fail by the hundred from one address: the throttle would lock the principals out.

@@ -1,5 +1,5 @@
 // The fuzz suite (issue 9): for every served call, requests generated from its input schema and broken
-// in every way fuzz-gen.ts knows, sent as the platform admin, an agent and an operator, in all five
+// in every way fuzz-gen.ts knows, sent as the platform admin, an agent, an operator and an outlet manager, in all five
 // languages. Every answer is a 2xx or a 4xx with the envelope (field errors in the caller's language);
 // never a 5xx, never a hang. A fixed seed makes every run send the same requests; `npm run bench` sends
 // more of them.
@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "./helper.ts";
 import { fuzzCalls, fuzzPool, PRINCIPALS, runFuzz, type IdPool } from "./fuzz-gen.ts";
 
 const FUZZ_SEED = 20261124;
-/** Requests per call and principal: 267 calls x 3 principals x 12, about half a minute on two cores. */
+/** Requests per call and principal: 326 calls x 4 principals x 12, about half a minute on two cores. */
 const PER_CALL = 12;
 
 let t: TestApp;

@@ -5,14 +5,16 @@
 // The world: records of every entity for the admin, agent_a, its subordinate agent_a1 and its sibling
 // agent_b (tests/api/fixtures.ts makes a valid record of any entity from its schema), a device of every
 // kind, a record in every state of each state machine, operator_a bound to two of agent_a's devices and
-// not to the others, a record of every recyclable entity in each owner's recycle bin. Each table's ids
+// not to the others, manager_a running one of agent_a's outlets (where one of its devices with records of
+// its own stands) and not the others, a record of every recyclable entity in each owner's recycle bin. Each table's ids
 // are in a range of their own (table k's from k × 100,000), so an integer in an answer names its table;
 // every text a scoped record carries is made unique (a "#<id>#" tag, or the id where the field's pattern
 // allows no tag), so a string in an answer names its record.
 //
 // The oracle, plain rules over the world as SQL reads it (not the server's scope code), says what each
 // principal may see: the admin everything; an agent the rows whose agent_path starts with its own; an
-// operator its bound devices, the rows of those devices and the rows that name it; each plus the records
+// operator its bound devices, the rows of those devices and the rows that name it; an outlet manager its
+// outlets (still its agent's), the devices at them, the rows of those devices and its own account; each plus the records
 // those rows point at (their x-relation fields: a screen shows the name of its device's outlet, README
 // "titles"), plus every unscoped (catalogue) record.
 //
@@ -40,7 +42,7 @@ import { exampleOf, Fixtures, has, type Owner, type Row } from "./fixtures.ts";
 import { fuzzCalls, valueOf, type FuzzCall } from "./fuzz-gen.ts";
 import { createTestApp, type TestApp } from "./helper.ts";
 
-const PRINCIPALS = ["admin", "agent_a", "agent_a1", "agent_b", "operator_a"] as const;
+const PRINCIPALS = ["admin", "agent_a", "agent_a1", "agent_b", "operator_a", "manager_a"] as const;
 type Who = (typeof PRINCIPALS)[number];
 const OWNERS: Owner[] = ["admin", "agent_a", "agent_a1", "agent_b"];
 const PASSWORDS: Record<Who, string> = {
@@ -49,6 +51,7 @@ const PASSWORDS: Record<Who, string> = {
   agent_a1: "demo123",
   agent_b: "demo123",
   operator_a: "demo123",
+  manager_a: "demo123",
 };
 const SEED = 20261201;
 
@@ -126,8 +129,9 @@ interface World {
   /** Each text of a scoped record, and the records that carry it. */
   texts: Map<string, Ref[]>;
   /** The principals as the database knows them. */
-  agents: Record<Exclude<Who, "operator_a">, { id: number; path: string }>;
+  agents: Record<Exclude<Who, "operator_a" | "manager_a">, { id: number; path: string }>;
   operator: { id: number; path: string };
+  manager: { id: number; path: string };
 }
 
 /** The table a range-numbered id belongs to (undefined: a system table's, or no range). */
@@ -173,6 +177,7 @@ async function readWorld(t: TestApp): Promise<World> {
     return { id: row.id as number, path: String(row.agent_path) };
   };
   const op = rows.get("operator")!.find((r) => r.account === "operator_a")!;
+  const manager = rows.get("shop_manager")!.find((r) => r.account === "manager_a")!;
   return {
     rows,
     byId,
@@ -184,6 +189,7 @@ async function readWorld(t: TestApp): Promise<World> {
       agent_b: agent("agent_b"),
     },
     operator: { id: op.id as number, path: String(op.agent_path) },
+    manager: { id: manager.id as number, path: String(manager.agent_path) },
   };
 }
 
@@ -216,6 +222,34 @@ function oracle(world: World, who: Who): Visible {
           (model.name === "operator" && row.id === op) ||
           (model.fields.has("machine_id") && bound.has(Number(row.machine_id))) ||
           (model.fields.has("operator_id") && Number(row.operator_id) === op);
+        if (mine) own.push([model, row]);
+      }
+  } else if (who === "manager_a") {
+    const me = world.byId.get("shop_manager")!.get(world.manager.id)!;
+    const live = (row: Row | undefined) => row !== undefined && row.deleted_at === null;
+    const outlets = new Set(
+      (live(me) ? (me.shop_ids as number[]) : []).map(Number).filter((id) => {
+        const shop = world.byId.get("shop")!.get(id);
+        return live(shop) && Number(shop!.agent_id) === Number(me.agent_id);
+      }),
+    );
+    const devices = new Set(
+      world.rows
+        .get("machine")!
+        .filter((r) => live(r) && outlets.has(Number(r.shop_id)))
+        .map((r) => r.id as number),
+    );
+    for (const model of models.values())
+      for (const row of world.rows.get(model.table)!) {
+        const inPath = !model.scoped || String(row.agent_path).startsWith(world.manager.path);
+        const mine =
+          !model.scoped ||
+          (inPath &&
+            ((model.name === "machine" && outlets.has(Number(row.shop_id))) ||
+              (model.name === "shop" && outlets.has(row.id as number)) ||
+              (model.name === "shop_manager" && row.id === world.manager.id) ||
+              (model.name !== "machine" && model.fields.has("machine_id") && devices.has(Number(row.machine_id))) ||
+              (!model.fields.has("machine_id") && model.fields.has("shop_id") && outlets.has(Number(row.shop_id)))));
         if (mine) own.push([model, row]);
       }
   } else {
@@ -718,6 +752,16 @@ async function buildWorld(t: TestApp, fx: Fixtures): Promise<string[]> {
       const row = await make(model.name, owner);
       if (model.name === "machine" && owner === "agent_a") unbound = row?.id as number;
     }
+  // manager_a runs an outlet of agent_a's of its own, where agent_a's device not bound to operator_a stands;
+  // agent_a's other devices stand at another outlet.
+  const managed = (await fx.createRecord("shop", "agent_a")).id as number;
+  await t.db.query(`update "machine" set shop_id = $1 where id = $2`, [managed, unbound]);
+  const { id: agentA, path: pathA } = await fx.owner("agent_a");
+  await t.db.query(
+    `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
+     select 'Manager A', 'manager_a', password, $1::jsonb, $2, $3 from "agent" where id = $2`,
+    [JSON.stringify([managed]), agentA, pathA],
+  );
   // A device of every kind for the agents, every relation of it naming one of its owner's records (its
   // plans of each kind); operator_a is bound to agent_a's of one more kind.
   const machine = modelOf("machine");
@@ -854,6 +898,7 @@ describe("the walker", () => {
       ]),
       agents: {} as World["agents"],
       operator: { id: 0, path: "/" },
+      manager: { id: 0, path: "/" },
     };
     const saved = tableAt;
     tableAt = new Map([
@@ -916,6 +961,12 @@ describe("the scope sweep", () => {
       world.rows.get("machine")!.filter((r) => isVisible(oracle(world, who), { table: "machine", id: r.id as number }));
     const ofA = world.rows.get("machine")!.filter((r) => String(r.agent_path) === world.agents.agent_a.path);
     expect(devices("operator_a").length).toBe(2);
+    // manager_a sees agent_a's one device at its outlet, with its records; agent_b's none.
+    expect(devices("manager_a").length).toBe(1);
+    expect(world.manager.path).toBe(world.agents.agent_a.path);
+    expect(world.byId.get("shop_manager")!.get(world.manager.id)!.shop_ids).toEqual([
+      Number(devices("manager_a")[0].shop_id),
+    ]);
     expect(ofA.length).toBeGreaterThan(2);
     expect(devices("agent_b").some((r) => String(r.agent_path).startsWith(world.agents.agent_a.path))).toBe(false);
   });

@@ -1,7 +1,7 @@
 // The statistics views (statistics-devices, statistics-stock) against figures worked out by hand from the
 // orders and restocks written here: totals, each day and the breakdowns by device, goods and outlet, for
-// each preset and a custom range, as the admin, agent_a (its subtree), agent_a1, agent_b and operator_a
-// (its bound device). Days are business days (Asia/Bangkok), as the statistics count them.
+// each preset and a custom range, as the admin, agent_a (its subtree), agent_a1, agent_b, operator_a
+// (its bound device) and manager_a (agent_a's outlet Riverside). Days are business days (Asia/Bangkok), as the statistics count them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
 import { errorFields, Fixtures, type Row } from "./fixtures.ts";
@@ -13,6 +13,7 @@ let agentA: Client;
 let agentA1: Client;
 let agentB: Client;
 let operator: Client;
+let manager: Client;
 /** Business days: today's, yesterday's and ten days ago's dates, and 01:00 of each as a timestamp. */
 const day: Record<"today" | "yesterday" | "tenDaysAgo", string> = { today: "", yesterday: "", tenDaysAgo: "" };
 const at: Record<keyof typeof day, string> = { today: "", yesterday: "", tenDaysAgo: "" };
@@ -97,6 +98,13 @@ beforeAll(async () => {
   ids.a1b = await device("agent_a1", "VA1-1", ids.shopA1);
   ids.b = await device("agent_b", "VB-1", null);
   await fx.insertRecord("operator_binding", "agent_a", { operator_id: t.ids.operator_a, machine_id: ids.a2 });
+  // manager_a runs Riverside, where VA-1 stands.
+  await t.db.query(
+    `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
+     select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
+    [JSON.stringify([ids.shopA])],
+  );
+  manager = await fx.client("manager_a");
 
   // agent_a: today 700 (2 items) and 350 less 100 refunded (1), an unpaid 500; yesterday 300 (1); ten days ago 400 (1).
   await order("agent_a", ids.a1, ids.goodsA, "today", 700, 2);
@@ -221,6 +229,22 @@ describe("statistics-devices", () => {
     expect(month.breakdown.list).toEqual([
       { id: ids.a2, name: "VA-2", outlet: null, devices: 1, takings: 400, orders: 1 },
     ]);
+  });
+
+  it("counts for an outlet manager its outlet's device only", async () => {
+    const seven = await devices(manager);
+    expect(seven.totals).toEqual({ takings: 1250, orders: 3, devices: 1, active_devices: 1 });
+    expect((await devices(manager, "?by=shop")).breakdown.list).toEqual([
+      { id: ids.shopA, name: "Riverside", devices: 1, takings: 1250, orders: 3 },
+    ]);
+    expect((await devices(manager, "?period=today")).totals).toMatchObject({ takings: 950, orders: 2 });
+    expect((await stock(manager, "?period=today")).totals).toEqual({
+      sold: 3,
+      takings: 950,
+      restocked: 5,
+      goods: 1,
+      devices: 1,
+    });
   });
 
   it("agrees with the device list's takings of today", async () => {

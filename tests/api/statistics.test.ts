@@ -243,6 +243,32 @@ describe("statistics-line-machine, statistics-dealt and statistics-manage", () =
     expect((await agentA.get<Record<string, number>>("/merchant/statistics-dealt")).body.data.out_of_stock).toBe(2);
   });
 
+  it("maps and counts for an outlet manager only the devices at its outlets; refuses it the agent's roll-ups", async () => {
+    const outlet = Number((await fx.insertRecord("shop", "agent_a")).id);
+    const device = Number((await fx.insertRecord("machine", "agent_a", { shop_id: outlet })).id);
+    const goods = await fx.createRecord("goods", "agent_a");
+    await fx.insertRecord("machine_channel", "agent_a", {
+      machine_id: device,
+      goods_id: goods.id,
+      left: 0,
+      shelf_status: 1,
+    });
+    await t.db.query(
+      `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
+       select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
+      [JSON.stringify([outlet])],
+    );
+    const manager = await fx.client("manager_a");
+    const map = (await manager.get<Record<string, number[]>>("/merchant/statistics-line-machine")).body.data;
+    expect(map.id).toEqual([device]);
+    const dealt = (await manager.get<Record<string, number>>("/merchant/statistics-dealt")).body.data;
+    expect(dealt).toEqual({ refund_requests: -1, work_orders: -1, out_of_stock: 1, withdrawals: -1 });
+    // It lists its outlets' orders, but the roll-ups are its agent's whole business: refused.
+    for (const call of ["statistics-total", "statistics-trade", "statistics-order", "statistics-manage"])
+      expect((await manager.get(`/merchant/${call}`)).status, call).toBe(403);
+    expect((await agentA.get<Record<string, number>>("/merchant/statistics-dealt")).body.data.out_of_stock).toBe(3);
+  });
+
   it("lists the caller's direct sub-agents with their subtree's month", async () => {
     const team = (await agentA.get<Row[]>("/merchant/statistics-manage")).body.data;
     expect(team).toEqual([

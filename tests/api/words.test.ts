@@ -434,6 +434,29 @@ describe("every history kind, in five languages", () => {
     expect(lines).toBeGreaterThan(1000);
   }, 300_000);
 
+  it("names an actor whose account is gone by its kind, each kind that signs in, in words", async () => {
+    const model = models.get("shop")!;
+    const wrong: string[] = [];
+    for (const kind of ["agent", "operator", "manager"])
+      for (const lng of LANGUAGES) {
+        const ctx = { db: t.db, lng: lng as Language } as unknown as Ctx;
+        const [entry] = await describeHistory(ctx, model, [
+          {
+            id: 1,
+            at: "2026-11-28T08:00:00.000Z",
+            action: "delete",
+            changes: {},
+            actor_kind: kind,
+            actor_id: 1,
+            actor_name: null,
+          },
+        ]);
+        for (const problem of problems(entry.actor_name ?? "", true)) wrong.push(`${lng} ${kind}: ${problem}`);
+        expect(entry.actor_name).toBe(translate(lng as Language, `common:history.actor.${kind}`));
+      }
+    expect(wrong).toEqual([]);
+  });
+
   it("a device moved to another agent and refunded orders read names and states, before and after, in Khmer", async () => {
     const agentA = await fx.client("agent_a");
     const machine = await fx.createRecord("machine", "agent_a");

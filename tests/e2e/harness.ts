@@ -22,6 +22,7 @@ export const PASSWORDS: Record<string, string> = {
   agent_a1: "demo123",
   agent_b: "demo123",
   operator_a: "demo123",
+  manager_a: "demo123",
 };
 
 export interface Console {

@@ -340,9 +340,10 @@ const EMPTY_IN_DEMO: string[] = [];
 /**
  * The create forms, detail and edit screens the test opens (79 since /setting/upgrade became the
  * hand-written upgrade screen: the versions' generated forms stay under /version/list; 76 since device
- * statistics became a statistics view, no longer a device list with its create, detail and edit).
+ * statistics became a statistics view, no longer a device list with its create, detail and edit; 79 with
+ * the outlet managers' create, detail and edit).
  */
-const OPENED_SCREENS = 76;
+const OPENED_SCREENS = 79;
 
 /** What each hand-written screen on a menu route shows once it has opened. */
 const EXTENSION_SHOWS: Record<string, string> = {

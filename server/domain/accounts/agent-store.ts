@@ -86,7 +86,7 @@ export async function setPath(tx: Queryable, id: unknown, path: string): Promise
  * Ends the sessions of the accounts of `kind` with these ids; for agents, those of the operators they own
  * too (in the caller's transaction).
  */
-export async function endSessions(tx: Queryable, kind: "agent" | "operator", ids: number[]): Promise<void> {
+export async function endSessions(tx: Queryable, kind: "agent" | "operator" | "manager", ids: number[]): Promise<void> {
   await tx.query(
     `update sys_token set revoked_at = now()
       where revoked_at is null and principal_kind = $1 and principal_id = any($2::bigint[])`,
@@ -99,6 +99,22 @@ export async function endSessions(tx: Queryable, kind: "agent" | "operator", ids
           and principal_id in (select id from ${q("operator")} where agent_id = any($1::bigint[]))`,
       [ids],
     );
+  if (kind === "agent")
+    await tx.query(
+      `update sys_token set revoked_at = now()
+        where revoked_at is null and principal_kind = 'manager'
+          and principal_id in (select id from ${q("shop_manager")} where agent_id = any($1::bigint[]))`,
+      [ids],
+    );
+}
+
+/** Whether every one of these outlets is a live outlet of this agent itself (not of its sub-agents). */
+export async function outletsOwnedBy(tx: Queryable, agentId: number, ids: number[]): Promise<boolean> {
+  const { rows } = await tx.query<{ n: number }>(
+    `select count(*)::int as n from ${q("shop")} where id = any($1::bigint[]) and agent_id = $2 and deleted_at is null`,
+    [ids, agentId],
+  );
+  return rows[0].n === new Set(ids).size;
 }
 
 /** The cards of these agents (superiors), with their role's name, in no order. */

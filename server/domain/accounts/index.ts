@@ -1,6 +1,6 @@
-// Agents and operators as accounts: an agent's place in the tree (its path, fixed at creation under
+// Agents, operators and outlet managers as accounts: an agent's place in the tree (its path, fixed at creation under
 // a superior the caller may see, with a role below the superior's: place.ts), and sign-in accounts
-// unique across agents and operators.
+// unique across agents, operators and outlet managers.
 import type { Queryable } from "../../db/db.ts";
 import { scopeOf, type Ctx } from "../../entities/context.ts";
 import { modelOf } from "../../model/model.ts";
@@ -16,7 +16,7 @@ import { placeErrors, roleEditRefusal } from "./place.ts";
 import * as agents from "./agent-store.ts";
 
 async function accountTaken(tx: Queryable, account: string, self?: { entity: string; id: number }): Promise<boolean> {
-  for (const entity of ["agent", "operator"]) {
+  for (const entity of ["agent", "operator", "shop_manager"]) {
     const rows = await agents.idsWithAccount(tx, entity, account);
     if (rows.some((r) => !(self && self.entity === entity && self.id === r.id))) return true;
   }
@@ -46,17 +46,25 @@ function uniqueAccount(entity: string) {
 
 const checkAgentAccount = uniqueAccount("agent");
 const checkOperatorAccount = uniqueAccount("operator");
+const checkManagerAccount = uniqueAccount("shop_manager");
 
 /**
  * A password set through an update call ends every session of that account, in the update's transaction.
  * One's own password is changed only through modify-password, which asks for the current one: a stolen
  * session must not be enough to take the account over.
  */
-async function passwordSetByUpdate(ctx: Ctx, tx: Queryable, kind: "agent" | "operator", values: Row, existing?: Row) {
-  if (!existing || ![...modelOf(kind).hashed].some((field) => field in values)) return;
+async function passwordSetByUpdate(
+  ctx: Ctx,
+  tx: Queryable,
+  kind: "agent" | "operator" | "manager",
+  values: Row,
+  existing?: Row,
+) {
+  const entity = kind === "manager" ? "shop_manager" : kind;
+  if (!existing || ![...modelOf(entity).hashed].some((field) => field in values)) return;
   if (ctx.principal.kind === kind && ctx.principal.id === existing.id) {
     throw badRequest(
-      [...modelOf(kind).hashed]
+      [...modelOf(entity).hashed]
         .filter((field) => field in values)
         .map((field) => ({ field, keyword: "ownPassword", message: translate(ctx.lng, "errors:ownPasswordByUpdate") })),
     );
@@ -111,6 +119,22 @@ export const accounts = defineArea({
       async beforeBulk(ctx, op, ids) {
         protectOperators(ctx, op, ids);
         if (op !== "recover") await agents.endSessions(ctx.tx, "operator", ids);
+      },
+    },
+    shop_manager: {
+      // An outlet manager belongs to the agent that makes it (the engine sets its owner), and manages that
+      // agent's own outlets only: a sub-agent's or another agent's outlet is refused on the field.
+      async beforeWrite(ctx, tx, values, existing) {
+        await checkManagerAccount(ctx, tx, values, existing);
+        await passwordSetByUpdate(ctx, tx, "manager", values, existing);
+        if (Array.isArray(values.shop_ids)) {
+          const owner = existing ? Number(existing.agent_id) : ctx.principal.agentId;
+          if (!(await agents.outletsOwnedBy(tx, owner, values.shop_ids as number[])))
+            throw badRequest([fieldError(modelOf("shop_manager"), "shop_ids", "x-relation", ctx.lng)]);
+        }
+      },
+      async beforeBulk(ctx, op, ids) {
+        if (op !== "recover") await agents.endSessions(ctx.tx, "manager", ids);
       },
     },
     role: {

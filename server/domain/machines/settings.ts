@@ -99,21 +99,21 @@ export const settingsHandlers: Handlers = {
   },
 
   // The plans the caller may give the device: its scope's, of the device's kind. An operator gives a
-  // device no plan (machine.bind is never its): it is shown the one its device runs.
+  // device no plan (machine.bind is never its), nor does an outlet manager: each is shown the one its device runs.
   "machine-application-plan": async ({ ctx, input }) => {
     const row = await deviceOfKind(ctx, sqlOf(ctx), input.id);
     const kind = row.kind as Kind;
     const entity = PLAN_OF_KIND[kind];
     const options = await repo.options(sqlOf(ctx), modelOf(entity), scopeOf(ctx.principal));
-    if (ctx.principal.kind !== "operator") return { kind, entity, list: options };
+    if (ctx.principal.kind === "agent") return { kind, entity, list: options };
     const field = [...machineModel().fields.values()].find((f) => f.node["x-relation"]?.entity === entity)!.name;
     return { kind, entity, list: options.filter((plan) => Number(plan.id) === Number(row[field])) };
   },
 
   "get-open-plugins": async ({ ctx, input }) => {
     // The owner's profit-sharing limits are its agent's money settings: no operator screen shows them and
-    // an operator cannot change them, so an operator is refused the call.
-    if (ctx.principal.kind === "operator") throw forbidden();
+    // an operator cannot change them, so an operator is refused the call; so is an outlet manager (no money).
+    if (ctx.principal.kind !== "agent") throw forbidden();
     const db = sqlOf(ctx);
     // The device's owner (the engine has checked the device is in the caller's scope), or the caller.
     let owner = { id: ctx.principal.agentId, path: ctx.principal.agentPath };

@@ -21,11 +21,19 @@ export const allPermissions = (): string[] => [...permissionKeys];
  */
 const OPERATOR_SIGN_IN = entitySchemas.operator["x-entity"].signIn ?? { permissions: [] };
 const OPERATOR_SWITCHES = Object.entries(OPERATOR_SIGN_IN.whileOn ?? {});
+/**
+ * What an outlet manager may do, as its schema declares it: read its outlets, their devices and lanes, their
+ * orders, restock records and stock consumption; nothing else (no money, settings or writes).
+ */
+const MANAGER_SIGN_IN = entitySchemas.shop_manager["x-entity"].signIn ?? { permissions: [] };
+
+/** The accounts that sign in, by principal kind, in the order sign-in looks an account up. */
+export const ACCOUNT_TABLES = { agent: "agent", operator: "operator", manager: "shop_manager" } as const;
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 interface TokenRow {
-  principal_kind: "agent" | "operator";
+  principal_kind: Principal["kind"];
   principal_id: number;
   expires_at: string;
   expired: boolean;
@@ -64,6 +72,10 @@ const OPERATOR_SQL = `select ${OPERATOR_COLUMNS}, oa.agent_path
                         from ${q("operator")} o join ${q("agent")} oa on oa.id = o.agent_id and oa.deleted_at is null
                        where o.id = $1 and o.deleted_at is null`;
 
+const MANAGER_SQL = `select m.id, m.nickname, m.account, m.agent_id, ma.agent_path
+                       from ${q("shop_manager")} m join ${q("agent")} ma on ma.id = m.agent_id and ma.deleted_at is null
+                      where m.id = $1 and m.deleted_at is null`;
+
 let known: Set<string> | undefined;
 
 async function loadPrincipal(db: Queryable, kind: Principal["kind"], id: number): Promise<Principal | undefined> {
@@ -79,6 +91,20 @@ async function loadPrincipal(db: Queryable, kind: Principal["kind"], id: number)
       agentPath: row.agent_path,
       isAdmin,
       permissions: isAdmin ? known : new Set((row.permissions ?? []).filter((p) => known!.has(p))),
+      name: row.nickname,
+      account: row.account,
+    };
+  }
+  if (kind === "manager") {
+    const row = (await db.query<OperatorRow>(MANAGER_SQL, [id])).rows[0];
+    if (!row) return undefined;
+    return {
+      kind,
+      id: row.id,
+      agentId: row.agent_id,
+      agentPath: row.agent_path,
+      isAdmin: false,
+      permissions: new Set(MANAGER_SIGN_IN.permissions),
       name: row.nickname,
       account: row.account,
     };
@@ -339,25 +365,23 @@ export async function checkPassword(
 }
 
 export async function login(db: Db, account: string, password: string, address: string) {
-  const agent = (
-    await db.query<{ id: number; password: string }>(
-      `select id, password from ${q("agent")} where account = $1 and deleted_at is null`,
-      [account],
-    )
-  ).rows[0];
-  const operator = agent
-    ? undefined
-    : (
-        await db.query<{ id: number; password: string }>(
-          `select id, password from ${q("operator")} where account = $1 and deleted_at is null`,
-          [account],
-        )
-      ).rows[0];
-  const found = agent ?? operator;
+  // An account is unique across the three tables (server/domain/accounts): the first that has it is its.
+  let found: { kind: Principal["kind"]; id: number; password: string } | undefined;
+  for (const [kind, table] of Object.entries(ACCOUNT_TABLES) as [Principal["kind"], string][]) {
+    const row = (
+      await db.query<{ id: number; password: string }>(
+        `select id, password from ${q(table)} where account = $1 and deleted_at is null`,
+        [account],
+      )
+    ).rows[0];
+    if (row) {
+      found = { kind, ...row };
+      break;
+    }
+  }
   if (!(await checkPassword(db, account, address, password, found?.password)) || !found)
     throw new HttpError(401, "loginFailed");
-  const kind = agent ? "agent" : "operator";
-  const { token, expiresAt } = await issueToken(db, kind, found.id);
+  const { token, expiresAt } = await issueToken(db, found.kind, found.id);
   const { principal } = await authenticate(db, `Bearer ${token}`);
   return { token, expires_at: expiresAt, principal };
 }

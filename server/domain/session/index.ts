@@ -7,7 +7,7 @@ import { can, requirePermission, sqlOf, type Ctx, type Principal } from "../../e
 import { hashPassword } from "../../core/passwords.ts";
 import { history } from "../../entities/audit.ts";
 import { models } from "../../model/model.ts";
-import { checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "./auth.ts";
+import { ACCOUNT_TABLES, checkPassword, forgetIdleCounters, login, revokeAll, revokeToken } from "./auth.ts";
 import { badRequest, HttpError } from "../../core/errors.ts";
 import { BUSINESS_TIME_ZONE } from "../../db/rollups.ts";
 import { translate } from "../../core/i18n.ts";
@@ -81,7 +81,7 @@ export const session = defineArea({
     // Hashing is slow: it happens outside the transaction that stores the hash and ends the sessions.
     // Guessing the old password is throttled like signing in, on the same counters.
     async "modify-password"({ ctx, input, request }) {
-      const table = ctx.principal.kind;
+      const table = ACCOUNT_TABLES[ctx.principal.kind];
       const stored = await store.passwordOf(ctx.db, table, ctx.principal.id);
       if (!(await checkPassword(ctx.db, ctx.principal.account, request.ip, input.old_password, stored))) {
         throw badRequest([

@@ -11,7 +11,7 @@
 // or a custom range) and answer its totals, each day's figures and a page of a breakdown by device, goods
 // or outlet (period-store.ts).
 import { can, scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
-import { badRequest, type FieldError } from "../../core/errors.ts";
+import { badRequest, forbidden, type FieldError } from "../../core/errors.ts";
 import { fieldMessage } from "../../entities/validation.ts";
 import { defineArea } from "../area.ts";
 import { operationSchemas } from "../../../src/generated/operations.ts";
@@ -32,9 +32,13 @@ const defaultDays = (call: "statistics-trade" | "statistics-order"): number =>
  * The caller's subtree as a LIKE pattern on agent_path, for the roll-ups (per agent and day); null for the
  * platform admin (everything). What is read from an entity's own table (devices, work orders, withdrawals,
  * scans) takes the caller's scope as the engine does instead (`scopeOf`): an operator's is its bound
- * devices, not its agent's subtree.
+ * devices, not its agent's subtree. The roll-ups are per agent, never per outlet: an outlet manager, who may
+ * list its outlets' orders, is refused the figures read from them (its takings are statistics-devices').
  */
-const subtree = (ctx: Ctx): string | null => (ctx.principal.isAdmin ? null : `${ctx.principal.agentPath}%`);
+const subtree = (ctx: Ctx): string | null => {
+  if (ctx.principal.kind === "manager") throw forbidden();
+  return ctx.principal.isAdmin ? null : `${ctx.principal.agentPath}%`;
+};
 
 const num = (value: unknown) => Number(value ?? 0);
 
@@ -160,8 +164,11 @@ export const statistics = defineArea({
       const ifAllowed = async (permission: string, count: () => Promise<number>) =>
         can(ctx.principal, permission) ? count() : -1;
       return {
-        // Per agent: an order's permission is never an operator's.
-        refund_requests: await ifAllowed("order.list", () => store.refundRequests(db, subtree(ctx))),
+        // Per agent: an order's permission is never an operator's; an outlet manager's is not for refunds.
+        refund_requests:
+          ctx.principal.kind === "manager"
+            ? -1
+            : await ifAllowed("order.list", () => store.refundRequests(db, subtree(ctx))),
         work_orders: await ifAllowed("service_order.list", () => store.pendingWorkOrders(db, scope)),
         out_of_stock: await ifAllowed("machine.list", () => store.outOfStockDevices(db, scope)),
         withdrawals: await ifAllowed("withdrawal.list", () => store.pendingWithdrawals(db, scope)),

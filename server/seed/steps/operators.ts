@@ -1,5 +1,6 @@
 // Operators (the field staff who restock and clean) and the machines bound to them with their share of
-// the profit. The demo operator, operator_a, has four of agent_a's vending machines.
+// the profit. The demo operator, operator_a, has four of agent_a's vending machines. The demo outlet
+// manager, manager_a, follows the two of agent_a's outlets with the most active devices.
 import { OPERATOR_NAMES } from "../data.ts";
 import { insertMany, type Seed } from "./kit.ts";
 import type { Rows } from "./rows.ts";
@@ -67,4 +68,28 @@ function bind(
       ...owner(agent),
     });
   }
+}
+
+/** manager_a: agent_a's outlet manager, of its two outlets with the most active devices (no draw from the PRNG). */
+export async function seedManagers(
+  seed: Seed,
+  { agents, machines }: Pick<Seeded, "agents" | "machines">,
+): Promise<void> {
+  const agent = agents.byKey.get("agent_a")!;
+  const count = new Map<number, number>();
+  for (const m of machines) if (m.agent === agent && m.active) count.set(m.shopId, (count.get(m.shopId) ?? 0) + 1);
+  const outlets = [...count].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
+  await insertMany(seed.tx, "shop_manager", [
+    {
+      nickname: "Dara Kim",
+      account: "manager_a",
+      password: seed.hashes.demo,
+      phone: `${agent.spec.phone.split(" ")[0]} 12 404 118`,
+      shop_ids: outlets.map(([id]) => id).sort((x, y) => x - y),
+      ...owner(agent),
+      remark: "Runs two of agent_a's outlets: their devices, orders and restocking.",
+      created_at: seed.ago(120),
+    },
+  ]);
+  seed.log("outlet managers 1");
 }

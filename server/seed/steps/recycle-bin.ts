@@ -1,4 +1,4 @@
-// The recycle bins, so the console's have something to restore: two of agent_b's retired machines, the
+// The recycle bins, so the console's have something to restore (a former outlet manager too): two of agent_b's retired machines, the
 // level-1 agents' discontinued umbrellas, an old lane layout and a former operator of agent_a's.
 import { q } from "../../core/sql.ts";
 import { insertOne, type Seed } from "./kit.ts";
@@ -52,5 +52,19 @@ export async function seedRecycleBin(
     deleted_at: ago(60),
     deleted_by: agentA.id,
   });
-  log("recycle bins: retired machines, discontinued goods, an old plan, a former operator");
+  // A former outlet manager of agent_a's (of the outlet its first machine stands at).
+  const outlet = machines.find((m) => m.agent === agentA)!.shopId;
+  await insertOne(tx, "shop_manager", {
+    nickname: "Kanha Ouk",
+    account: "mgr_a_former",
+    password: seed.hashes.demo,
+    phone: "+855 12 909 102",
+    shop_ids: [outlet],
+    ...owner(agentA),
+    remark: "Moved to another city in August.",
+    created_at: ago(240),
+    deleted_at: ago(90),
+    deleted_by: agentA.id,
+  });
+  log("recycle bins: retired machines, discontinued goods, an old plan, a former operator and outlet manager");
 }

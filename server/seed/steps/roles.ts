@@ -25,7 +25,7 @@ function levelOnePermissions(): string[] {
     ...["shop", "shop_group", "wifi"],
     ...["channel_plan", "charge_plan", "deposit_plan", "charge_pile_plan", "dryer_plan", "car_wash_plan", "page"],
     ...["order", "profit_record", "payment_record", "scan_record", "charge_log", "clean_record", "stock_consumption"],
-    ...["delivery_order", "service_order", "operator", "operator_binding", "agent", "plugin_setting"],
+    ...["delivery_order", "service_order", "operator", "operator_binding", "shop_manager", "agent", "plugin_setting"],
     "profit_setting",
   ]);
   const readOnly = new Set([
@@ -60,6 +60,7 @@ function levelTwoPermissions(): string[] {
     "machine_channel",
     "machine_ad",
     "machine_restock",
+    "shop_manager",
   ]);
   const readOnly = new Set([
     ...[

@@ -61,6 +61,7 @@ export interface Rows {
   machine_channel: Stored<"machine_channel">;
   operator: Stored<"operator", never, "confirm_password">;
   operator_binding: Stored<"operator_binding">;
+  shop_manager: Stored<"shop_manager", never, "confirm_password">;
   page: Stored<"page">;
   banner: Stored<"banner">;
   notice: Stored<"notice">;

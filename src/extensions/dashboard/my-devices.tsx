@@ -53,7 +53,8 @@ const devices = (show: Show, search: string, page: number) => ({
   placeholderData: keepPreviousData,
 });
 
-export function MyDevices() {
+/** `empty`: what to say when the user has no device at all (an operator's are bound, a manager's stand at its outlets). */
+export function MyDevices({ empty = "home.noDevices" }: { empty?: string }) {
   const { t } = useTranslation(["common", "machine"]);
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
@@ -116,10 +117,9 @@ export function MyDevices() {
             emptyText: (
               <Empty
                 image={Empty.PRESENTED_IMAGE_SIMPLE}
-                description={t(
-                  search ? "home.noDeviceFound" : show === "needing" ? "home.nothingToRestock" : "home.noDevices",
-                  { search },
-                )}
+                description={t(search ? "home.noDeviceFound" : show === "needing" ? "home.nothingToRestock" : empty, {
+                  search,
+                })}
               />
             ),
           }}

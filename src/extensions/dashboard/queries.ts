@@ -5,17 +5,26 @@ import { queryOptions, type FetchQueryOptions, type QueryClient } from "@tanstac
 import i18n from "i18next";
 import { mayFetchAhead } from "../../app/fetch-ahead.ts";
 import { api } from "../../app/api.ts";
+import type { StatisticsDevicesAnswer } from "../../generated/types.ts";
 import { allowed } from "../../app/providers/access-control.ts";
+import { currentSession } from "../../app/session.ts";
 
 export type DataRow = Record<string, unknown> & { id: number };
 export type Days = 7 | 30 | 90;
 
+/** A row of an outlet manager's outlets (statistics-devices by outlet). */
+export type OutletRow = StatisticsDevicesAnswer["breakdown"]["list"][number];
+
 /** The namespaces the dashboard and its map translate with. */
 export const NAMESPACES = ["common", "order", "machine", "withdrawal", "defs"];
 
-/** Who may see what: each part of the dashboard needs the permission of the list it sums up. */
+/**
+ * Who may see what: each part of the dashboard needs the permission of the list it sums up. The period
+ * figures are the agent's whole business: an outlet manager, who lists its outlets' orders, has its own
+ * (my-outlets.tsx) instead.
+ */
 export const access = () => ({
-  orders: allowed("order.list"),
+  orders: allowed("order.list") && currentSession()?.user.kind !== "manager",
   map: allowed("machine.list"),
   team: allowed("agent.list"),
   withdrawals: allowed("withdrawal.list"),
@@ -69,6 +78,16 @@ export const queries = {
           query: { status: "pending", sort: "request_time", order: "asc", limit: 5 },
         }),
     }),
+  /** An outlet manager's outlets, today: their takings, paid orders and devices (my-outlets.tsx). */
+  outletsToday: () =>
+    queryOptions({
+      staleTime: FRESH_MS,
+      queryKey: ["statistics", "devices", "outlets-today"],
+      queryFn: () =>
+        api("statistics-devices", {
+          query: { period: "today", by: "shop", sort: "takings", limit: 50 },
+        }),
+    }),
   map: () =>
     queryOptions({
       staleTime: FRESH_MS,
@@ -89,6 +108,7 @@ export function preloadDashboard(client: QueryClient): Promise<unknown> {
   const start = <T, K extends readonly unknown[]>(query: FetchQueryOptions<T, Error, T, K>) =>
     void client.prefetchQuery(query);
   start(queries.todo());
+  if (currentSession()?.user.kind === "manager") start(queries.outletsToday());
   if (can.orders) {
     start(queries.totals());
     start(queries.trade(FIRST_DAYS));
