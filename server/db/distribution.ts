@@ -31,6 +31,7 @@ export const DISTRIBUTION: Record<string, Placement> = {
   agent: byPath("an agent's subtree is its tenant; the platform admin's agent list fans out"),
   operator: byPath("an agent's operators"),
   operator_binding: byPath("binds an operator and a device of one agent"),
+  shop_manager: byPath("an agent's outlet managers, with the outlets they run"),
   shop: byPath("an agent's outlets"),
   shop_group: byPath("an agent's outlet groups"),
   wifi: byPath("an outlet's network"),
