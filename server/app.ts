@@ -324,7 +324,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ? { ...(options.logger === true ? {} : options.logger), serializers: LOG_SERIALIZERS }
       : false,
     genReqId: requestIdOf,
-    requestIdLogLabel: "reqId",
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
     serverFactory: serverWith({ ...TIMEOUTS, ...options.timeouts }),
