@@ -92,20 +92,18 @@ export async function endSessions(tx: Queryable, kind: "agent" | "operator" | "m
       where revoked_at is null and principal_kind = $1 and principal_id = any($2::bigint[])`,
     [kind, ids],
   );
+  // An agent's operators and outlet managers go with it.
   if (kind === "agent")
-    await tx.query(
-      `update sys_token set revoked_at = now()
-        where revoked_at is null and principal_kind = 'operator'
-          and principal_id in (select id from ${q("operator")} where agent_id = any($1::bigint[]))`,
-      [ids],
-    );
-  if (kind === "agent")
-    await tx.query(
-      `update sys_token set revoked_at = now()
-        where revoked_at is null and principal_kind = 'manager'
-          and principal_id in (select id from ${q("shop_manager")} where agent_id = any($1::bigint[]))`,
-      [ids],
-    );
+    for (const [principal, table] of [
+      ["operator", "operator"],
+      ["manager", "shop_manager"],
+    ])
+      await tx.query(
+        `update sys_token set revoked_at = now()
+          where revoked_at is null and principal_kind = $2
+            and principal_id in (select id from ${q(table)} where agent_id = any($1::bigint[]))`,
+        [ids, principal],
+      );
 }
 
 /** Whether every one of these outlets is a live outlet of this agent itself (not of its sub-agents). */

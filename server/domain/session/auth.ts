@@ -95,21 +95,10 @@ async function loadPrincipal(db: Queryable, kind: Principal["kind"], id: number)
       account: row.account,
     };
   }
-  if (kind === "manager") {
-    const row = (await db.query<OperatorRow>(MANAGER_SQL, [id])).rows[0];
-    if (!row) return undefined;
-    return {
-      kind,
-      id: row.id,
-      agentId: row.agent_id,
-      agentPath: row.agent_path,
-      isAdmin: false,
-      permissions: new Set(MANAGER_SIGN_IN.permissions),
-      name: row.nickname,
-      account: row.account,
-    };
-  }
-  const row = (await db.query<OperatorRow>(OPERATOR_SQL, [id])).rows[0];
+  // An operator or an outlet manager: an agent's account with a fixed read set (an operator's grows with
+  // its switches).
+  const manager = kind === "manager";
+  const row = (await db.query<OperatorRow>(manager ? MANAGER_SQL : OPERATOR_SQL, [id])).rows[0];
   if (!row) return undefined;
   return {
     kind,
@@ -117,10 +106,12 @@ async function loadPrincipal(db: Queryable, kind: Principal["kind"], id: number)
     agentId: row.agent_id,
     agentPath: row.agent_path,
     isAdmin: false,
-    permissions: new Set([
-      ...OPERATOR_SIGN_IN.permissions,
-      ...OPERATOR_SWITCHES.flatMap(([field, granted]) => (row[field] ? granted : [])),
-    ]),
+    permissions: manager
+      ? new Set(MANAGER_SIGN_IN.permissions)
+      : new Set([
+          ...OPERATOR_SIGN_IN.permissions,
+          ...OPERATOR_SWITCHES.flatMap(([field, granted]) => (row[field] ? granted : [])),
+        ]),
     name: row.nickname,
     account: row.account,
   };
