@@ -15,8 +15,10 @@ export function rollupCount(
   scope: Scope,
   where: Condition[],
 ): { sql: string; params: unknown[] } | undefined {
-  // Operators see orders through their bindings, "below" leaves the path's own agent out: neither is a roll-up's.
-  if (model.name !== "order" || scope.operatorId !== undefined || scope.below !== undefined) return;
+  // Only the platform's scope and an agent's subtree are a roll-up's rows: an operator's bindings, an outlet
+  // manager's outlets, "below" (the path's own agent left out) and any scope added later are not.
+  const narrower = Object.entries(scope).some(([key, value]) => key !== "path" && value !== undefined);
+  if (model.name !== "order" || narrower) return;
   const params: unknown[] = [];
   const add = (value: unknown) => `$${params.push(value)}`;
   const conditions: string[] = [];

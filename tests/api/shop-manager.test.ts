@@ -171,7 +171,10 @@ describe("the outlet manager signed in", () => {
   it("lists its outlets, their devices, their orders and their restock records only", async () => {
     expect(ids(await manager.get<ListData>("/merchant/shop-list"))).toEqual(sorted(shops.managed));
     expect(ids(await manager.get<ListData>("/merchant/machine-list"))).toEqual(sorted(devices.managed));
-    expect(ids(await manager.get<ListData>("/merchant/order-list"))).toEqual(sorted(orders.managed));
+    const orderList = await manager.get<ListData & { total: number }>("/merchant/order-list");
+    expect(ids(orderList)).toEqual(sorted(orders.managed));
+    // Its own orders counted, not its agent's (which the order roll-ups know by the agent's path).
+    expect(orderList.body.data.total).toBe(orders.managed.length);
     const restock = await fx.insertRecord("machine_restock", "agent_a", { machine_id: devices.managed[1] });
     const elsewhere = await fx.insertRecord("machine_restock", "agent_a", { machine_id: devices.other });
     const listed = ids(
