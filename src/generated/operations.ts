@@ -52,6 +52,7 @@ import manageUp from "../../schemas/operations/manage-up.json" with { type: "jso
 import menu from "../../schemas/operations/menu.json" with { type: "json" };
 import modifyPassword from "../../schemas/operations/modify-password.json" with { type: "json" };
 import openapiJson from "../../schemas/operations/openapi.json.json" with { type: "json" };
+import operatorEarnings from "../../schemas/operations/operator-earnings.json" with { type: "json" };
 import operatorUnbindMachine from "../../schemas/operations/operator-unbind-machine.json" with { type: "json" };
 import orderCheck from "../../schemas/operations/order-check.json" with { type: "json" };
 import orderRecycleReview from "../../schemas/operations/order-recycle-review.json" with { type: "json" };
@@ -138,6 +139,7 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   menu: menu as unknown as JsonSchemaOperation,
   "modify-password": modifyPassword as unknown as JsonSchemaOperation,
   "openapi.json": openapiJson as unknown as JsonSchemaOperation,
+  "operator-earnings": operatorEarnings as unknown as JsonSchemaOperation,
   "operator-unbind-machine": operatorUnbindMachine as unknown as JsonSchemaOperation,
   "order-check": orderCheck as unknown as JsonSchemaOperation,
   "order-recycle-review": orderRecycleReview as unknown as JsonSchemaOperation,
@@ -224,6 +226,7 @@ export type OperationCall =
   | "menu"
   | "modify-password"
   | "openapi.json"
+  | "operator-earnings"
   | "operator-unbind-machine"
   | "order-check"
   | "order-recycle-review"

@@ -375,6 +375,7 @@ export const permissionKeys = [
   "machine.towel_set",
   "profit_setting.save",
   "agent.reset_password",
+  "operator.earnings",
   "operator_binding.delete",
   "order.check",
   "delivery_order.review",

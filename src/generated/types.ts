@@ -21,6 +21,10 @@ export type Money1 = number;
 export type MachineAd = MachineAd1;
 export type MediaType = "image" | "video" | "audio";
 /**
+ * What the operator has earned from the devices bound to it with a profit share, less what refunds took back: the sum of its ledger entries (operator_share less operator_share_reversal), raised in the statement that writes each.
+ */
+export type Money2 = number;
+/**
  * A device bound to an operator, with the share of the device's profit the operator earns.
  */
 export type OperatorBinding = OperatorBinding1;
@@ -712,6 +716,7 @@ export interface Operator {
   phone?: string;
   refill?: Switch;
   agent_id?: number;
+  earnings?: Money2;
   remark?: string;
 }
 export interface OperatorBinding1 {
@@ -812,7 +817,7 @@ export interface Page {
   layout?: PageLayout;
 }
 /**
- * The ledger: one append-only entry per movement of money on an agent's balances (order income, refunds, profit shares, their release after the profit days and their reversals, withdrawals, fees, deliveries), written in the same transaction as its cause. An agent's withdrawable, pending and total revenue figures are always the sums of its entries.
+ * The ledger: one append-only entry per movement of money on an agent's balances (order income, refunds, profit shares, their release after the profit days and their reversals, operators' shares of a device's income and their reversals, withdrawals, fees, deliveries), written in the same transaction as its cause. An agent's withdrawable, pending and total revenue figures are always the sums of its entries.
  */
 export interface PaymentRecord {
   agent_id: number;
@@ -831,7 +836,9 @@ export interface PaymentRecord {
     | "withdrawal_fee"
     | "delivery_pending"
     | "delivery_income"
-    | "delivery_deduction";
+    | "delivery_deduction"
+    | "operator_share"
+    | "operator_share_reversal";
   /**
    * Read-only: set by the server.
    */
@@ -849,6 +856,11 @@ export interface PaymentRecord {
   revenue_change: MoneyChange;
   balance_after?: Money;
   frozen_after?: Money;
+  operator_id?: number;
+  /**
+   * The operator's name when the entry was written: shown once the operator is destroyed. Read-only: set by the server.
+   */
+  operator_name?: string;
   pay_type?: PayType;
   paid_at: string;
   remark?: string;
@@ -1489,6 +1501,13 @@ export interface ModifyPasswordInput {
  */
 export interface OpenapiJsonInput {}
 /**
+ * An operator's earnings from the devices bound to it with a profit share: the figure (its shares less what refunds took back, the sum of its ledger entries) and its latest entries, newest first. An operator asks for its own (operator_id left out, or its own id); an agent or the admin names an operator in its scope (another agent's operator is refused on operator_id). Outlet managers may not ask.
+ */
+export interface OperatorEarningsInput {
+  operator_id?: number;
+  limit?: number;
+}
+/**
  * Unbinds an operator from a device: the binding named by id (one or a list, all or nothing), or the one of operator_id and machine_id. The binding must be in the caller's scope (404 otherwise).
  */
 export interface OperatorUnbindMachineInput {
@@ -1810,6 +1829,19 @@ export interface ManageProfitUserAnswer {
     amount?: Money;
   }[];
 }
+export interface OperatorEarningsAnswer {
+  operator_id: number;
+  nickname: string;
+  earnings: Money;
+  entries: {
+    id: number;
+    kind: "operator_share" | "operator_share_reversal";
+    amount: Money;
+    order_no: null | string;
+    mac_name: null | string;
+    paid_at: string;
+  }[];
+}
 export interface SaveSecretKeyAnswer {
   state: "licensed" | "trial" | "expired";
   licensee?: string | null;
@@ -2099,6 +2131,7 @@ export interface OperationInputs {
   menu: MenuInput;
   "modify-password": ModifyPasswordInput;
   "openapi.json": OpenapiJsonInput;
+  "operator-earnings": OperatorEarningsInput;
   "operator-unbind-machine": OperatorUnbindMachineInput;
   "order-check": OrderCheckInput;
   "order-recycle-review": OrderRecycleReviewInput;
@@ -2155,6 +2188,7 @@ export interface OperationAnswers {
   "manage-role-up": ManageRoleUpAnswer;
   "manage-up": ManageUpAnswer;
   menu: MenuAnswer;
+  "operator-earnings": OperatorEarningsAnswer;
   "pay-setting-certificates": PaySettingCertificatesAnswer;
   "record-history": RecordHistoryAnswer;
   "renovation-home-type": RenovationHomeTypeAnswer;

@@ -152,7 +152,7 @@ describe("post", () => {
       expect(typeof e.id).toBe("number");
       expect(e.agent_id).toBe(agent.id);
     }
-    expect(await differences(t.db)).not.toContainEqual(expect.objectContaining({ agent_id: agent.id }));
+    expect(await differences(t.db)).not.toContainEqual(expect.objectContaining({ who: "agent", id: agent.id }));
   });
 
   it("keeps each agent's balances after apart when one posting moves several agents", async () => {
@@ -253,22 +253,22 @@ describe("differences", () => {
   it("reports each stored figure that differs from the sum of its entries, and nothing else", async () => {
     const agent = await newAgent();
     await posting([{ agentId: agent.id, kind: "order_income", amount: 500, balance: 500, frozen: 20, revenue: 500 }]);
-    const mine = async () => (await differences(t.db)).filter((d) => d.agent_id === agent.id);
+    const mine = async () => (await differences(t.db)).filter((d) => d.who === "agent" && d.id === agent.id);
     expect(await mine()).toEqual([]);
     await t.db.query(`update "agent" set withdrawable = 507, frozen = 19, total_revenue = 600 where id = $1`, [
       agent.id,
     ]);
     expect(await mine()).toEqual([
-      { agent_id: agent.id, nickname: agent.nickname, figure: "withdrawable", stored: 507, ledger: 500 },
-      { agent_id: agent.id, nickname: agent.nickname, figure: "frozen", stored: 19, ledger: 20 },
-      { agent_id: agent.id, nickname: agent.nickname, figure: "total_revenue", stored: 600, ledger: 500 },
+      { who: "agent", id: agent.id, nickname: agent.nickname, figure: "withdrawable", stored: 507, ledger: 500 },
+      { who: "agent", id: agent.id, nickname: agent.nickname, figure: "frozen", stored: 19, ledger: 20 },
+      { who: "agent", id: agent.id, nickname: agent.nickname, figure: "total_revenue", stored: 600, ledger: 500 },
     ]);
   });
 
   it("counts an agent without entries as zero on both sides", async () => {
     const agent = await newAgent({ withdrawable: 3 });
-    expect((await differences(t.db)).filter((d) => d.agent_id === agent.id)).toEqual([
-      { agent_id: agent.id, nickname: agent.nickname, figure: "withdrawable", stored: 3, ledger: 0 },
+    expect((await differences(t.db)).filter((d) => d.who === "agent" && d.id === agent.id)).toEqual([
+      { who: "agent", id: agent.id, nickname: agent.nickname, figure: "withdrawable", stored: 3, ledger: 0 },
     ]);
   });
 });

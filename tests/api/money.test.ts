@@ -757,7 +757,8 @@ describe("ledger check", () => {
     try {
       expect(await differences(t.db)).toEqual([
         {
-          agent_id: t.ids.agent_b,
+          who: "agent",
+          id: t.ids.agent_b,
           nickname: "agent b",
           figure: "frozen",
           stored: before.frozen + 7,

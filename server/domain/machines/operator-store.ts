@@ -2,7 +2,7 @@
 // → answer): the device a bind locks, the operator it binds, the shares already given, and the removal.
 // Each runs in the caller's transaction; the device's lock (lockDevice) holds until it ends, so binds to
 // one device are taken one at a time.
-import type { EntityRecord } from "../../../src/generated/types.ts";
+import type { EntityRecord, OperatorEarningsAnswer } from "../../../src/generated/types.ts";
 import { q } from "../../core/sql.ts";
 import type { Queryable } from "../../db/db.ts";
 import { scopeClause, type Scope } from "../../entities/repository.ts";
@@ -71,4 +71,37 @@ export async function unbind(tx: Queryable, scope: Scope, target: BindingTarget)
     [...params, ...scoped.values],
   );
   return rows;
+}
+
+/** An operator's earnings and latest ledger entries (its shares and their reversals, newest first), when it is in the scope (the caller's: an operator's is itself), else nothing. */
+export async function earningsOf(
+  db: Queryable,
+  scope: Scope,
+  operatorId: number,
+  limit: number,
+): Promise<OperatorEarningsAnswer | undefined> {
+  const where = scopeClause(modelOf("operator"), scope, 1);
+  const { rows } = await db.query<{ id: number; nickname: string; earnings: number | null }>(
+    `select id, nickname, earnings from ${q("operator")} where id = $1 and deleted_at is null${where.sql}`,
+    [operatorId, ...where.values],
+  );
+  if (!rows[0]) return undefined;
+  const { rows: entries } = await db.query<OperatorEarningsAnswer["entries"][number]>(
+    `select r.id, r.kind, r.amount, r.order_no, o.mac_name, r.paid_at
+       from ${q("payment_record")} r left join ${q("order")} o on o.id = r.order_id
+      where r.operator_id = $1 and r.kind in ('operator_share', 'operator_share_reversal')
+      order by r.paid_at desc, r.id desc limit $2`,
+    [operatorId, limit],
+  );
+  return {
+    operator_id: Number(rows[0].id),
+    nickname: rows[0].nickname,
+    earnings: Number(rows[0].earnings ?? 0),
+    entries: entries.map((e) => ({
+      ...e,
+      id: Number(e.id),
+      amount: Number(e.amount),
+      paid_at: new Date(e.paid_at).toISOString(),
+    })),
+  };
 }

@@ -9,9 +9,11 @@
 //     update: binds wait for each other, not for the key-share lock a write pointing at the device holds,
 //     which its own relation check has taken) before the shares are summed, so concurrent binds to one
 //     device are taken one at a time and each sees the shares committed before it.
+// operator-earnings answers an operator's earnings (its shares of its devices' orders, through the ledger:
+// server/domain/money/orders.ts) to itself, or to an agent or the admin that sees it.
 // The statements are in operator-store.ts.
 import { audit } from "../../entities/audit.ts";
-import { scopeOf, type Ctx } from "../../entities/context.ts";
+import { scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
 import type { EntityHooks } from "../../entities/domain.ts";
 import { badRequest, notFound } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
@@ -49,6 +51,17 @@ export const operatorHooks: Record<string, EntityHooks> = {
 };
 
 export const operatorHandlers: Handlers = {
+  "operator-earnings": async ({ ctx, input }) => {
+    const { principal } = ctx;
+    const id = input.operator_id ?? (principal.kind === "operator" ? principal.id : undefined);
+    if (id === undefined) {
+      const labels = operationLabels(operationSchemas["operator-earnings"]);
+      throw badRequest([fieldError(labels, "operator_id", "required", ctx.lng)]);
+    }
+    const found = await store.earningsOf(sqlOf(ctx), scopeOf(principal), id, input.limit ?? 10);
+    if (!found) throw notFound();
+    return found;
+  },
   "operator-unbind-machine": async ({ ctx, input }) => {
     const tx = ctx.tx;
     const ids = input.id === undefined ? undefined : [...new Set(Array.isArray(input.id) ? input.id : [input.id])];

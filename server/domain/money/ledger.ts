@@ -2,7 +2,10 @@
 // the same statement that moves the agent's balances, inside the transaction of its cause. An agent has
 // three figures, each always the sum of its entries: withdrawable (the balance), frozen (pending:
 // withdrawals awaiting payout, deliveries awaiting review) and total revenue. No figure goes below zero:
-// the update that would take it there matches no row, and the whole posting is refused.
+// the update that would take it there matches no row, and the whole posting is refused. An operator's
+// share of a device's income is an entry of the device's owner (an expense, naming the operator) that
+// raises the operator's earnings in the same statement; its reversal lowers them. An operator's earnings
+// are always the sum of its entries too (an operator destroyed since keeps its entries, named).
 import type { Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
 import { HttpError } from "../../core/errors.ts";
@@ -27,7 +30,12 @@ const DIRECTION: Record<LedgerKind, "income" | "expense"> = {
   delivery_pending: "income",
   delivery_income: "income",
   delivery_deduction: "expense",
+  operator_share: "expense",
+  operator_share_reversal: "income",
 };
+
+/** The kinds that name an operator: a share raises its earnings by the amount, a reversal lowers them. */
+const OPERATOR_KINDS = new Set<LedgerKind>(["operator_share", "operator_share_reversal"]);
 
 export interface Movement {
   agentId: number;
@@ -43,6 +51,8 @@ export interface Movement {
   withdrawalId?: number;
   deliveryOrderId?: number;
   payType?: number;
+  /** The operator whose earnings an operator_share (or its reversal) moves by its amount, and its name. */
+  operator?: { id: number; name: string };
   /** When it happened (default: now). */
   at?: string;
   remark?: string;
@@ -73,6 +83,8 @@ const COLUMNS = [
   ["withdrawal_id", "bigint"],
   ["delivery_order_id", "bigint"],
   ["pay_type", "bigint"],
+  ["operator_id", "bigint"],
+  ["operator_name", "text"],
   ["paid_at", "timestamptz"],
   ["remark", "text"],
 ] as const;
@@ -91,6 +103,8 @@ export async function lockAgents(tx: Queryable, ids: number[]): Promise<void> {
 export async function post(tx: Queryable, movements: Movement[]): Promise<LedgerEntry[]> {
   const moving = movements.filter((m) => m.amount !== 0 || m.balance || m.frozen || m.revenue);
   if (moving.length === 0) return [];
+  for (const m of moving)
+    if (OPERATOR_KINDS.has(m.kind) !== Boolean(m.operator)) throw new Error(`${m.kind} names an operator or not`);
   await lockAgents(
     tx,
     moving.map((m) => m.agentId),
@@ -111,6 +125,8 @@ export async function post(tx: Queryable, movements: Movement[]): Promise<Ledger
       m.withdrawalId ?? null,
       m.deliveryOrderId ?? null,
       m.payType ?? null,
+      m.operator?.id ?? null,
+      m.operator?.name ?? null,
       m.at ?? now,
       m.remark ?? null,
     ];
@@ -135,6 +151,12 @@ export async function post(tx: Queryable, movements: Movement[]): Promise<Ledger
           and coalesce(t.frozen, 0) + d.f >= 0
           and coalesce(t.total_revenue, 0) + d.r >= 0
        returning t.id, t.agent_path, t.withdrawable, t.frozen
+     ), o as (
+       update ${q("operator")} t
+          set earnings = coalesce(t.earnings, 0) + e.change
+         from (select operator_id, sum(case when kind = 'operator_share' then amount else -amount end) as change
+                 from m where operator_id is not null group by operator_id) e
+        where t.id = e.operator_id
      )
      insert into ${q("payment_record")} (${names}, agent_path, balance_after, frozen_after)
      select ${COLUMNS.map(([name]) => `m.${name}`).join(", ")}, a.agent_path,
@@ -172,17 +194,22 @@ async function shortfall(tx: Queryable, agentId: number, moving: Movement[]): Pr
 }
 
 export interface BalanceDifference {
-  agent_id: number;
+  /** An agent's figures, or an operator's earnings. */
+  who: "agent" | "operator";
+  id: number;
   nickname: string;
-  figure: "withdrawable" | "frozen" | "total_revenue";
+  figure: "withdrawable" | "frozen" | "total_revenue" | "earnings";
   stored: number;
   ledger: number;
 }
 
-/** Every agent's figures recomputed from the ledger: the differences from the stored ones (none, normally). */
+/**
+ * Every agent's figures and every operator's earnings recomputed from the ledger: the differences from
+ * the stored ones (none, normally).
+ */
 export async function differences(db: Queryable): Promise<BalanceDifference[]> {
   const { rows } = await db.query<{
-    agent_id: number;
+    id: number;
     nickname: string;
     withdrawable: number;
     frozen: number;
@@ -191,7 +218,7 @@ export async function differences(db: Queryable): Promise<BalanceDifference[]> {
     l_frozen: number;
     l_revenue: number;
   }>(
-    `select a.id as agent_id, a.nickname,
+    `select a.id, a.nickname,
             coalesce(a.withdrawable, 0) as withdrawable, coalesce(a.frozen, 0) as frozen,
             coalesce(a.total_revenue, 0) as total_revenue,
             coalesce(l.b, 0) as l_withdrawable, coalesce(l.f, 0) as l_frozen, coalesce(l.r, 0) as l_revenue
@@ -200,21 +227,30 @@ export async function differences(db: Queryable): Promise<BalanceDifference[]> {
                     from ${q("payment_record")} group by agent_id) l on l.agent_id = a.id
       order by a.id`,
   );
+  const { rows: operators } = await db.query<{ id: number; nickname: string; earnings: number; ledger: number }>(
+    `select o.id, o.nickname, coalesce(o.earnings, 0) as earnings, coalesce(l.e, 0) as ledger
+       from ${q("operator")} o
+       left join (select operator_id, sum(case when kind = 'operator_share' then amount else -amount end) as e
+                    from ${q("payment_record")} where operator_id is not null group by operator_id) l
+         on l.operator_id = o.id
+      order by o.id`,
+  );
   const out: BalanceDifference[] = [];
+  const check = (
+    who: BalanceDifference["who"],
+    r: { id: number; nickname: string },
+    figure: BalanceDifference["figure"],
+    stored: number,
+    ledger: number,
+  ) => {
+    if (Number(stored) !== Number(ledger))
+      out.push({ who, id: Number(r.id), nickname: r.nickname, figure, stored: Number(stored), ledger: Number(ledger) });
+  };
   for (const r of rows) {
-    const check = (figure: BalanceDifference["figure"], stored: number, ledger: number) => {
-      if (Number(stored) !== Number(ledger))
-        out.push({
-          agent_id: Number(r.agent_id),
-          nickname: r.nickname,
-          figure,
-          stored: Number(stored),
-          ledger: Number(ledger),
-        });
-    };
-    check("withdrawable", r.withdrawable, r.l_withdrawable);
-    check("frozen", r.frozen, r.l_frozen);
-    check("total_revenue", r.total_revenue, r.l_revenue);
+    check("agent", r, "withdrawable", r.withdrawable, r.l_withdrawable);
+    check("agent", r, "frozen", r.frozen, r.l_frozen);
+    check("agent", r, "total_revenue", r.total_revenue, r.l_revenue);
   }
+  for (const r of operators) check("operator", r, "earnings", r.earnings, r.ledger);
   return out;
 }

@@ -14,11 +14,22 @@
 // to the withdrawable balance (`releaseDue`); a refund reverses it from where it is. The owner is
 // credited the order less the shares credited to others. Settings are made by a superior who sees both
 // the agent and the page (profit.ts), so shares stay inside one subtree.
+//
+// Operators' shares: an operator bound to the order's device with a profit type (operator_binding) earns
+// that share of what the device's owner keeps of the order (the order less the superiors' shares): a
+// percentage of it (the percentages of one device's operators add up to at most 100 %, operators.ts) or
+// a fixed amount, bindings in the order they were made, never more than what is left of the owner's
+// income (a fixed amount cut to what is left says so in the entry's remark: "asked → paid"). It is an
+// expense of the owner naming the operator, posted with the order's income, never pending; the
+// operator's earnings rise in the same statement (ledger.ts). An operator in the recycle bin earns
+// nothing. A refund takes back the same proportion of each share from its entries, so it works the same
+// once the operator is unbound or destroyed.
 import type { Db, Queryable } from "../../db/db.ts";
 import { q } from "../../core/sql.ts";
 import { lockAgents, post, type Movement } from "./ledger.ts";
 import { PAID_STATES } from "../../../src/schema/groups.ts";
 import { moneyRules, type MoneyRules } from "./money-store.ts";
+import { moneyText } from "../../core/money.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -55,6 +66,38 @@ interface Share {
 }
 
 const dayOf = (at: string | Date) => new Date(at).toISOString().slice(0, 10);
+
+/** A device's binding to an operator with a profit share. */
+export interface OperatorShareSetting {
+  machine_id: number;
+  operator_id: number;
+  nickname: string;
+  profit_type: "percent" | "fixed";
+  profit_percent: number | null;
+  profit_amount: number | null;
+}
+
+/** An operator's share of an order: what its binding asked and what was left to pay it. */
+export interface OperatorShare {
+  operator: { id: number; name: string };
+  asked: number;
+  paid: number;
+}
+
+/** The operators' shares of what a device's owner keeps of an order (`income`), bindings in order. */
+export function operatorSharesOf(income: number, bindings: OperatorShareSetting[]): OperatorShare[] {
+  const shares: OperatorShare[] = [];
+  let left = income;
+  for (const b of bindings) {
+    const asked =
+      b.profit_type === "percent" ? Math.round(Number(b.profit_percent ?? 0) * income) : Number(b.profit_amount ?? 0);
+    const paid = Math.min(asked, left);
+    if (paid <= 0) continue;
+    left -= paid;
+    shares.push({ operator: { id: Number(b.operator_id), name: b.nickname }, asked, paid });
+  }
+  return shares;
+}
 
 /** The shares of one order, nearest superior first, given each earner's shares already made that day. */
 export function sharesOf(
@@ -139,6 +182,15 @@ export async function recordPayments(tx: Queryable, orderIds: number[], now = ne
     [pageIds],
   );
   for (const s of settings) s.page_id = Number(s.page_id);
+  const { rows: bindings } = await tx.query<OperatorShareSetting>(
+    `select b.machine_id, b.operator_id, o.nickname, b.profit_type, b.profit_percent, b.profit_amount
+       from ${q("operator_binding")} b
+       join ${q("operator")} o on o.id = b.operator_id and o.deleted_at is null
+      where b.machine_id = any($1) order by b.id`,
+    [[...new Set(orders.map((o) => Number(o.machine_id)))]],
+  );
+  const bindingsOf = new Map<number, OperatorShareSetting[]>();
+  for (const b of bindings) bindingsOf.set(Number(b.machine_id), [...(bindingsOf.get(Number(b.machine_id)) ?? []), b]);
   const rules: MoneyRules = await moneyRules(tx);
   // What each earner was already credited on the days these orders fall on (daily maximum), summed once
   // the earners (and owners) are locked: a concurrent payment to one of them waits for this one.
@@ -217,6 +269,19 @@ export async function recordPayments(tx: Queryable, orderIds: number[], now = ne
       payType: order.pay_type ?? undefined,
       at,
     });
+    for (const share of operatorSharesOf(net, bindingsOf.get(Number(order.machine_id)) ?? []))
+      movements.push({
+        agentId: Number(order.agent_id),
+        kind: "operator_share",
+        amount: share.paid,
+        balance: -share.paid,
+        revenue: -share.paid,
+        orderId: order.id,
+        orderNo: order.order_no,
+        operator: share.operator,
+        at,
+        ...(share.paid < share.asked ? { remark: `${moneyText(share.asked)} → ${moneyText(share.paid)}` } : {}),
+      });
   }
   if (records[0].length) {
     await tx.query(
@@ -246,7 +311,10 @@ export interface RefundStep {
  * of the order: each shared profit share is reversed to round(share × refunded / paid), the owner bears
  * the rest of the refund. A share still pending is reversed from the pending figure, a released one
  * from the balance: the profit records are locked first, so a release at the same moment goes before or
- * after, never between. A full refund marks every profit record of the order refunded.
+ * after, never between. A full refund marks every profit record of the order refunded. Each operator's
+ * share is taken back to round(share × refunded / paid) from its entries, into the owner's balance. Called
+ * in the refund's transaction after the order's row was changed (and so locked): two refunds of one order
+ * read its entries one after the other.
  */
 export async function recordRefunds(tx: Queryable, steps: RefundStep[]): Promise<void> {
   const effective = steps.filter((s) => s.after > s.before);
@@ -273,6 +341,22 @@ export async function recordRefunds(tx: Queryable, steps: RefundStep[]): Promise
             (released_at is null and available_at is not null) as pending
        from ${q("profit_record")}
       where order_id = any($1) and type = 'normal' order by id for update`,
+    [ids],
+  );
+  const { rows: operatorShares } = await tx.query<{
+    order_id: number;
+    agent_id: number;
+    operator_id: number;
+    operator_name: string;
+    shared: number;
+    reversed: number;
+  }>(
+    `select order_id, agent_id, operator_id, max(operator_name) as operator_name,
+            sum(case when kind = 'operator_share' then amount else 0 end)::bigint as shared,
+            sum(case when kind = 'operator_share_reversal' then amount else 0 end)::bigint as reversed
+       from ${q("payment_record")}
+      where order_id = any($1) and kind in ('operator_share', 'operator_share_reversal')
+      group by order_id, agent_id, operator_id order by min(id)`,
     [ids],
   );
   const movements: Movement[] = [];
@@ -320,6 +404,22 @@ export async function recordRefunds(tx: Queryable, steps: RefundStep[]): Promise
       payType: order.pay_type ?? undefined,
       at,
     });
+    for (const share of operatorShares.filter((s) => Number(s.order_id) === step.orderId)) {
+      const target = full ? Number(share.shared) : Math.round((Number(share.shared) * step.after) / money);
+      const delta = Math.max(0, target - Number(share.reversed));
+      if (delta === 0) continue;
+      movements.push({
+        agentId: Number(share.agent_id),
+        kind: "operator_share_reversal",
+        amount: delta,
+        balance: delta,
+        revenue: delta,
+        orderId: step.orderId,
+        orderNo: order.order_no,
+        operator: { id: Number(share.operator_id), name: share.operator_name },
+        at,
+      });
+    }
   }
   if (updates[0].length)
     await tx.query(
