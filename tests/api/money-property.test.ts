@@ -5,7 +5,9 @@
 // must be refused and change nothing, which the same check proves. The system settings' profit days (7) and
 // maximum daily profit (500) act throughout: payments are made now or days ago, shares wait pending and
 // are released at random later times, and after every step agent_a1's pending figure is exactly its
-// shares not released yet (less what refunds reversed), and no day's shares pass the maximum.
+// shares not released yet (less what refunds reversed), and no day's shares pass the maximum. operator_a is
+// bound to agent_a's device at 20 % and a second operator at a fixed 150: after every step each operator's
+// earnings equal its entries, and the agents' revenue plus the operators' earnings is what the orders kept.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { differences } from "../../server/domain/money/ledger.ts";
@@ -42,6 +44,19 @@ beforeAll(async () => {
     settings: [{ page_id: pageId, profit_type: "percent", percent: 0.1 }],
   });
   expect(saved.status, saved.raw).toBe(200);
+  const machine = Number(await fx.relatedId("machine", "agent_a"));
+  const second = Number((await fx.insertRecord("operator", "agent_a")).id);
+  for (const [operator, share] of [
+    [t.ids.operator_a, { profit_type: "percent", profit_percent: 0.2 }],
+    [second, { profit_type: "fixed", profit_amount: 150 }],
+  ] as const) {
+    const bound = await agents.agent_a.post("/merchant/operator-bind-machine", {
+      operator_id: operator,
+      machine_id: machine,
+      ...share,
+    });
+    expect(bound.status, bound.raw).toBe(200);
+  }
 });
 afterAll(() => t?.close());
 
@@ -151,21 +166,25 @@ async function apply(s: Step): Promise<number> {
 
 /**
  * Money is neither made nor lost, by the business's own records (orders, deliveries, withdrawals), not by
- * the ledger's: each order's entries add up to what it kept (paid less refunded); all revenue is that plus
- * the credited deliveries; and what the agents hold is their revenue less what was paid out, plus the
- * estimates of deliveries still under review.
+ * the ledger's: each order's entries (the agents' revenue and the operators' shares less their reversals)
+ * add up to what it kept (paid less refunded); all revenue and earnings are that plus the credited
+ * deliveries; and what the agents hold is their revenue less what was paid out, plus the estimates of
+ * deliveries still under review.
  */
 async function conservation() {
   const { rows: orders } = await t.db.query<{ id: number; kept: number; entries: number }>(
     `select o.id, (o.money - o.refund_money)::bigint as kept, coalesce(sum(r.revenue_change), 0)::bigint as entries
        from "order" o left join "payment_record" r on r.order_id = o.id
       where o.pay_status in ('paid', 'refund_requested', 'partial_refund', 'refund_success')
-      group by o.id having (o.money - o.refund_money) <> coalesce(sum(r.revenue_change), 0)`,
+      group by o.id
+      having (o.money - o.refund_money) <> coalesce(sum(r.revenue_change + case r.kind when 'operator_share' then r.amount
+                                                        when 'operator_share_reversal' then -r.amount else 0 end), 0)`,
   );
   expect(orders, "orders whose entries do not add up to what they kept").toEqual([]);
   const { rows } = await t.db.query<Record<string, number>>(
     `select (select coalesce(sum(total_revenue), 0) from "agent")::bigint as revenue,
             (select coalesce(sum(withdrawable + frozen), 0) from "agent")::bigint as held,
+            (select coalesce(sum(earnings), 0) from "operator")::bigint as earnings,
             (select coalesce(sum(money - refund_money), 0) from "order"
               where pay_status in ('paid', 'refund_requested', 'partial_refund', 'refund_success'))::bigint as kept,
             (select coalesce(sum(actual_income), 0) from "delivery_order" where status = 'processed')::bigint as credited,
@@ -173,7 +192,8 @@ async function conservation() {
             (select coalesce(sum(amount), 0) from "withdrawal" where status = 'paid')::bigint as paid_out`,
   );
   const f = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
-  expect(f.revenue).toBe(f.kept + f.credited);
+  expect(f.revenue + f.earnings).toBe(f.kept + f.credited);
+  expect(f.earnings).toBeGreaterThanOrEqual(0);
   expect(f.held).toBe(f.revenue - f.paid_out + f.waiting);
   // agent_a1 neither withdraws nor delivers: its pending figure is its shares waiting for their days.
   const { rows: pending } = await t.db.query<{ frozen: number; waiting: number }>(
@@ -215,6 +235,10 @@ describe("the ledger under random work", () => {
     );
     // The sequences exercised the rules both ways: money moved, and some steps were refused.
     expect(outcomes.get("pay 200")).toBeGreaterThan(0);
+    const { rows: shared } = await t.db.query<{ kind: string; n: number }>(
+      `select kind, count(*)::int as n from "payment_record" where kind like 'operator_share%' group by kind order by kind`,
+    );
+    expect(shared.map((r) => r.kind)).toEqual(["operator_share", "operator_share_reversal"]);
     expect(outcomes.get("refund 200")).toBeGreaterThan(0);
     expect(outcomes.get("release 200")).toBeGreaterThan(0);
     expect(outcomes.get("withdraw 200")).toBeGreaterThan(0);

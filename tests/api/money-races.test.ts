@@ -202,6 +202,59 @@ describe(`${CLICKS} concurrent clicks`, () => {
     }
   });
 
+  it("pay and refund one device's orders at once: each operator earns its share of each once, and gives back what refunds take", async () => {
+    // A device of agent_a's, two operators: operator_a at 10 %, a second at a fixed 30.
+    const machine = Number((await fx.insertRecord("machine", "agent_a")).id);
+    const second = Number((await fx.insertRecord("operator", "agent_a")).id);
+    await t.db.query(
+      `insert into "operator_binding" (operator_id, machine_id, profit_type, profit_percent, profit_amount, agent_id, agent_path)
+       values ($1, $3, 'percent', 0.1, null, $4, $5), ($2, $3, 'fixed', null, 30, $4, $5)`,
+      [t.ids.operator_a, second, machine, t.ids.agent_a, (await fx.owner("agent_a")).path],
+    );
+    const earnings = async () =>
+      (
+        await t.db.query<{ id: number; e: number }>(
+          `select id::int, coalesce(earnings, 0)::int as e from "operator" where id = any($1) order by id`,
+          [[t.ids.operator_a, second]],
+        )
+      ).rows.map((r) => r.e);
+    const [a0, b0] = await earnings();
+    const { id, path } = await fx.owner("agent_a");
+    const { rows } = await t.db.query<{ id: number }>(
+      `insert into "order" (order_no, mac_name, machine_id, agent_id, agent_path, order_time, pay_time, pay_status, money, refund_money, device_kind)
+       select 'OPR-' || g, 'VM', $1, $2, $3, now(), now(), 'paid', 500, 0, 'vending' from generate_series(1, ${CLICKS}) g
+       returning id`,
+      [machine, id, path],
+    );
+    const ids = rows.map((r) => Number(r.id));
+    // Each order recorded by two payments at once: one of them records it, the other is refused by the
+    // once-only income entry or finds it recorded.
+    const recorded = await Promise.allSettled(
+      ids.flatMap((orderId) => [0, 1].map(() => t.db.transaction((tx) => recordPayments(tx, [orderId])))),
+    );
+    const counted = recorded.map((r) => (r.status === "fulfilled" ? r.value : 0));
+    expect(counted.reduce((x, y) => x + y, 0)).toBe(CLICKS);
+    for (const r of recorded) if (r.status === "rejected") expect(String(r.reason)).toMatch(/order_income_once/);
+    expect(await earnings()).toEqual([a0 + 50 * CLICKS, b0 + 30 * CLICKS]);
+    // Then every order refunded by 200 twice at once (one of each pair may find it refunded past its money:
+    // 400 of 500 is fine, so both pass) and the first ten in full.
+    const refunds = await Promise.all(
+      ids.flatMap((orderId) =>
+        [0, 1].map(() => admin.post("/merchant/order-refund", { id: orderId, refund_money: 200 })),
+      ),
+    );
+    expect(ok(refunds)).toBe(2 * CLICKS);
+    await Promise.all(
+      ids.slice(0, 10).map((orderId) => admin.post("/merchant/order-refund", { id: orderId, refund_money: 100 })),
+    );
+    // 400 of 500 refunded: 40 of operator_a's 50 and 24 of the second's 30 come back; in full, all of them.
+    expect(await earnings()).toEqual([a0 + 10 * (CLICKS - 10), b0 + 6 * (CLICKS - 10)]);
+    expect(await count(`"payment_record" where order_id = any($1) and kind = 'operator_share_reversal'`, [ids])).toBe(
+      2 * (2 * CLICKS + 10),
+    );
+    expect(await differences(t.db)).toEqual([]);
+  });
+
   it("release a share that came due once, however many releases run at once", async () => {
     await t.db.query(`update "system_setting" set profit_days = 7 where singleton_key = 'global'`);
     try {
