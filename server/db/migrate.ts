@@ -5,7 +5,7 @@ import type { Db, Queryable } from "./db.ts";
 import { modelOf, storedModels, type EntityModel } from "../model/model.ts";
 import { checkLiveViews, liveViews } from "./live.ts";
 import { REBUILD_ROLLUPS, ROLLUP_ROUTINES, ROLLUP_TABLES } from "./rollups.ts";
-import { q, textLiteral } from "../core/sql.ts";
+import { q } from "../core/sql.ts";
 
 export interface TableSpec {
   name: string;
@@ -136,11 +136,6 @@ const SYSTEM_TABLES: TableSpec[] = [
   },
 ];
 
-/** Entries written at most once per cause, by table: the fields and the entry kind. */
-const LEDGER_ONCE: Record<string, { name: string; fields: string[]; kind: string }[]> = {
-  payment_record: [{ name: "payment_record_order_income_once", fields: ["order_id"], kind: "order_income" }],
-};
-
 function entityTable(model: EntityModel): TableSpec {
   const t = model.table;
   const columns: [string, string][] = [
@@ -190,16 +185,6 @@ function entityTable(model: EntityModel): TableSpec {
       name,
       sql: `create unique index ${q(name)} on ${q(t)} (${set.map(q).join(", ")})${live}`,
       unique: { fields: set, where: live },
-    });
-  }
-  // The ledger's rules no schema keyword says: an order's payment is recorded once (its income entry),
-  // whatever the race between two recorders; the second one's transaction fails on the index.
-  for (const once of LEDGER_ONCE[t] ?? []) {
-    const where = ` where ${q("kind")} = ${textLiteral(once.kind)}`;
-    indexes.push({
-      name: once.name,
-      sql: `create unique index ${q(once.name)} on ${q(t)} (${once.fields.map(q).join(", ")})${where}`,
-      unique: { fields: once.fields, where },
     });
   }
   // The default sort, within the caller's subtree: the order list's shape (DESIGN.md section 8).

@@ -142,13 +142,18 @@ export const availableAt = (at: string | Date, profitDays: number): Date =>
   new Date(new Date(at).getTime() + profitDays * DAY_MS);
 
 /**
- * Records the payments of the given paid orders (those not recorded yet): the owners' income, the
+ * Records the payments of the given paid orders (those not recorded yet, checked under the orders' locks,
+ * so an order is recorded once however many recorders race): the owners' income, the
  * superiors' profit records and shares, all through the ledger. A share is pending until its profit days
  * have passed by `now` (a payment recorded later than that is withdrawable at once). Answers how many
  * orders it recorded.
  */
 export async function recordPayments(tx: Queryable, orderIds: number[], now = new Date()): Promise<number> {
   if (orderIds.length === 0) return 0;
+  // The orders' rows are locked (in id order) before the check that they are not recorded yet, in a
+  // statement of its own: a second recorder of the same order waits here, then sees the first one's
+  // income entry and records nothing.
+  await tx.query(`select id from ${q("order")} where id = any($1) order by id for update`, [orderIds]);
   const { rows: orders } = await tx.query<OrderRow>(
     `select id, order_no, agent_id, money, cost_money, pay_time, pay_type, page_id, application_id, machine_id
        from ${q("order")} o

@@ -3,7 +3,8 @@
 // and the order mix; the to-do list, each item opening its list already filtered; pending withdrawals to
 // approve or refuse; the team; the device map. Each panel shows only what the user may see, and every
 // figure comes from the statistics calls, scoped to the user's subtree on the server. The cards are in
-// cards.tsx, each with its own query. An operator's home starts with its devices (my-devices.tsx); an outlet
+// cards.tsx, each with its own query. An operator's home starts with its devices (my-devices.tsx), then its
+// earnings (my-earnings.tsx); an outlet
 // manager's with its outlets and today's takings (my-outlets.tsx), then its devices.
 import { EnvironmentOutlined } from "@ant-design/icons";
 import { Button, Card, Col, Row, Skeleton, Typography } from "antd";
@@ -14,6 +15,7 @@ import { lazyScreen } from "../../app/lazy-screen.tsx";
 import { currentSession } from "../../app/session.ts";
 import { BusinessDay, PeriodCards, TodoCard, TotalCards } from "./cards.tsx";
 import { MyDevices } from "./my-devices.tsx";
+import { MyEarnings } from "./my-earnings.tsx";
 import { MyOutlets } from "./my-outlets.tsx";
 import { access, NAMESPACES } from "./queries.ts";
 
@@ -66,6 +68,7 @@ export function Dashboard() {
       </div>
 
       {session?.user.kind === "operator" && <MyDevices />}
+      {session?.user.kind === "operator" && <MyEarnings />}
       {session?.user.kind === "manager" && <MyOutlets />}
       {session?.user.kind === "manager" && <MyDevices empty="home.noOutletDevices" />}
       {can.orders && <PeriodCards />}
