@@ -14,7 +14,7 @@ export function MyEarnings() {
   const { t, lng, money } = useCardText();
   const query = useQuery({
     queryKey: ["operator-earnings", "mine"],
-    queryFn: () => api<OperatorEarningsAnswer>("operator-earnings", { query: { limit: LATEST } }),
+    queryFn: () => api("operator-earnings", { query: { limit: LATEST } }),
   });
   return (
     <Card variant="borderless" className="screen-card my-earnings" title={t("common:home.myEarnings")}>
