@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nseeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     console.log(
-      "demo accounts: admin/admin123, agent_a/demo123, agent_a1/demo123, agent_b/demo123, operator_a/demo123",
+      "demo accounts: admin/admin123, agent_a/demo123, agent_a1/demo123, agent_b/demo123, operator_a/demo123, manager_a/demo123",
     );
   } finally {
     await db.close();

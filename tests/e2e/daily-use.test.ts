@@ -203,7 +203,7 @@ describe("tabs", () => {
 
 describe("the operator's phone", () => {
   it.each(LANGUAGES)(
-    "%s: home lists its devices with outlet and stock; the device list searches and filters from a sheet",
+    "%s: home lists its devices with outlet and stock, then its earnings; the device list searches and filters from a sheet",
     async (lng) => {
       const common = locale(lng, "common");
       const machine = locale(lng, "machine");
@@ -212,6 +212,15 @@ describe("the operator's phone", () => {
            join operator_binding b on b.machine_id = m.id join operator o on o.id = b.operator_id
           where o.account = 'operator_a' and m.deleted_at is null order by m.id`,
       );
+      const { rows: figures } = await c.db.query<{ earnings: number; latest: string[] }>(
+        `select coalesce(o.earnings, 0)::int as earnings,
+                array(select r.order_no from payment_record r where r.operator_id = o.id
+                       order by r.paid_at desc, r.id desc limit 5) as latest
+           from operator o where o.account = 'operator_a'`,
+      );
+      const mine = figures[0];
+      // The demo's operator has earned from its devices' orders (and seen a refund take some back).
+      expect(mine.earnings).toBeGreaterThan(0);
       await inLanguage(c, lng, "operator_a", async ({ page }, { width }) => {
         await go(page, "/");
         const cards = onPage(page, "/", ".my-device");
@@ -220,6 +229,17 @@ describe("the operator's phone", () => {
         for (const device of rows) expect(text).toContain(device.shop);
         expect(text).toContain(common.home.myDevices);
         expect(text).not.toMatch(/#\d|home\.|restock\.|\{\{/);
+        // Below them, its earnings: the figure the database holds and its latest entries, newest first.
+        const earnings = onPage(page, "/", ".my-earnings");
+        await expect
+          .poll(async () => (await earnings.locator(".my-earnings-total").innerText()).replace(/\D/g, ""))
+          .toBe((mine.earnings / 100).toFixed(2).replace(/\D/g, ""));
+        await expect
+          .poll(() =>
+            earnings.locator(".my-earning").evaluateAll((items) => items.map((i) => i.getAttribute("data-order"))),
+          )
+          .toEqual(mine.latest);
+        expect(await earnings.innerText()).toContain(common.home.myEarnings);
         await expectFits(page, width);
         await shot(page, `operator-home-${width}-${lng}`, { fullPage: true });
         // Its search finds a device by its code; cleared, all are back.
