@@ -63,11 +63,21 @@ const SHELL_NAMESPACES = ["menu", "errors", "validation"];
  * Settled when their code and words are in (home's calls go on: its panels show their skeletons).
  */
 export function preloadHome(): Promise<unknown> {
+  return Promise.all([warmUp(), preloads[home.extension]?.(queryClient)]);
+}
+
+/**
+ * The code and words of the shell and of home's screen, which need no session: the sign-in page starts
+ * them as soon as the user turns to its form (and again, at once, on submitting it), so that they come
+ * while the account and password are typed and checked, not after (issue 30: on a slow link they took
+ * seconds after the sign-in's answer). Each loads once, however often it is asked.
+ */
+export function warmUp(): Promise<unknown> {
   return Promise.all([
     i18next.loadNamespaces(SHELL_NAMESPACES),
     loadUiLocale((i18next.resolvedLanguage ?? "en") as Language),
     Shell.preload(),
-    preloads[home.extension]?.(queryClient),
+    extensions[home.extension]?.preload(),
   ]);
 }
 

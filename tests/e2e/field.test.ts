@@ -46,6 +46,27 @@ describe("in the field", () => {
     }
   });
 
+  it("starts the console's code on a phone as the user turns to the sign-in form, before anything is sent", async () => {
+    const { context, page } = await openPage(c, { touch: true });
+    try {
+      const asked: string[] = [];
+      page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+      await page.goto(`${c.url}/login`);
+      await page.locator("#account").waitFor();
+      const shell = () => asked.filter((path) => /^\/assets\/(shell|dashboard)-[\w-]+\.js$/.test(path)).length;
+      // The page alone (its account field focused) does not fetch what comes after sign-in (the bytes of
+      // the sign-in form's budget).
+      await page.waitForLoadState("networkidle");
+      expect(shell()).toBe(0);
+      await page.locator("#account").tap();
+      // The shell's and home's code come while the account is typed; nothing was sent to sign in.
+      await expect.poll(shell).toBe(2);
+      expect(asked.filter((path) => path.startsWith("/merchant/login"))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("downloads no Thai, Khmer or Chinese font for an English page, and Thai's with Thai", async () => {
     const { context, page } = await openPage(c);
     try {

@@ -21,6 +21,21 @@ const HOME_READY_MAX_MS = 3000;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+let warming: Promise<unknown> | undefined;
+/**
+ * The console's code and words for after sign-in (app.tsx warmUp), started once the user turns to the
+ * form (a tap or a click on it, a character typed: not the account field's own focus on opening, so the
+ * page alone stays as small as it was): they arrive while the account and password are typed and checked. Code the user is about to
+ * need, not a guess at the next screen, so a phone fetches it too (fetch-ahead.ts); offline it waits for
+ * the submit, which starts it again.
+ */
+function warmUp(): void {
+  warming ??= Console.preload()
+    .then(() => import("../app.tsx"))
+    .then((m) => m.warmUp())
+    .catch(() => (warming = undefined));
+}
+
 type Problems = Partial<Record<"account" | "password" | "form", string>>;
 
 export function LoginPage() {
@@ -43,6 +58,7 @@ export function LoginPage() {
     setProblems(found);
     if (found.account || found.password) return;
     setBusy(true);
+    warmUp();
     const result = await authProvider.login({ account, password });
     setBusy(false);
     if (!result.success) {
@@ -70,7 +86,7 @@ export function LoginPage() {
           ))}
         </select>
       </label>
-      <form className="login-card" onSubmit={submit} noValidate>
+      <form className="login-card" onSubmit={submit} onInput={warmUp} onPointerDown={warmUp} noValidate>
         <div className="login-brand">
           {site?.logo ? <img src={site.logo} alt="" className="login-logo" /> : <span className="login-mark">M</span>}
           <h1>{site?.site_name || t("app.title")}</h1>
