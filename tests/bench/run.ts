@@ -3,8 +3,8 @@
 // (default 1,000,000) on PGlite, or on PostgreSQL when DATABASE_URL is set; and the fuzz suite's requests,
 // 100 per call and principal by default (`-- --fuzz N`); the device import and export over 10,000 rows;
 // hostile, large and slow files beside a prober; the console in the field (`npm start` over slow 4G on a
-// slowed phone, issue 30). `-- --fuzz-only`, `-- --import-only`, `-- --files-only` or `-- --field-only`
-// runs that part alone.
+// slowed phone, issue 30). `-- --fuzz-only`, `-- --import-only`, `-- --files-only`, `-- --field-only` or
+// `-- --api-only` (the API over N orders, without the browser's figures) runs that part alone.
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import { createAjv } from "../../src/schema/ajv.ts";
@@ -68,7 +68,7 @@ const ordersArg = process.argv.indexOf("--orders");
 const orders = ordersArg > 0 ? Number(process.argv[ordersArg + 1]) : 1_000_000;
 const fuzzArg = process.argv.indexOf("--fuzz");
 const fuzzPerCall = fuzzArg > 0 ? Number(process.argv[fuzzArg + 1]) : 100;
-const only = ["--import-only", "--fuzz-only", "--files-only", "--field-only"].find((flag) =>
+const only = ["--import-only", "--fuzz-only", "--files-only", "--field-only", "--api-only"].find((flag) =>
   process.argv.includes(flag),
 );
 // `-- --import-only`: the device import and export over 10,000 rows, and nothing after it.
@@ -83,10 +83,8 @@ if (!only || only === "--field-only") {
   // `-- --field-only`: the console in the field (issue 30): `npm start` over slow 4G on a slowed phone.
   rows.push(...(await benchField((line) => console.error(line))));
 }
-if (!only) {
-  rows.push(...(await benchApi(orders, (line) => console.error(line), true)));
-  rows.push(...(await benchServerMemory((line) => console.error(line))));
-}
+if (!only || only === "--api-only") rows.push(...(await benchApi(orders, (line) => console.error(line), !only)));
+if (!only) rows.push(...(await benchServerMemory((line) => console.error(line))));
 
 const width = Math.max(...rows.map(([label]) => label.length));
 console.log(`${"measure".padEnd(width)}  value`);
