@@ -28,15 +28,7 @@ describe("a list past the counting cap", () => {
   it("shows the estimate until the rows it holds are removed through this server, then the exact count", async () => {
     const { id } = await fx.createRecord("notice", "admin");
     // Three more than the cap, copies of the first.
-    const { rows: columns } = await t.db.query<{ name: string }>(
-      `select column_name as name from information_schema.columns
-        where table_name = 'notice' and table_schema = current_schema() and column_name <> 'id'`,
-    );
-    const list = columns.map((c) => `"${c.name}"`).join(", ");
-    await t.db.query(
-      `insert into "notice" (${list}) select ${list} from "notice" cross join generate_series(1, $1) where id = $2`,
-      [COUNT_CAP + 2, id],
-    );
+    await fx.copies("notice", id, COUNT_CAP + 2);
     await t.db.query(`analyze "notice"`);
     const before = await notices();
     expect(before.status, before.raw).toBe(200);

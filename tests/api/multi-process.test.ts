@@ -4,37 +4,15 @@
 // added through one is in the other's count within those seconds; the sign-in limits are shared, a transition raced
 // from both has one winner, and a restock sent to both with one Idempotency-Key is applied once. PGlite
 // allows one process per database, so without DATABASE_URL this suite is skipped (and says so in its name).
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
-import { resolve } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_TRUST_MS, THROTTLE } from "../../server/domain/session/auth.ts";
 import { COUNT_CAP, ESTIMATE_REUSE_MS } from "../../server/entities/repository.ts";
 import { createTestApp, send, type TestApp } from "./helper.ts";
+import { startServer, stopped } from "./processes.ts";
 import { Fixtures } from "./fixtures.ts";
 
 const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
-
-function startServer(schema: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "server-process.ts")], {
-    env: { ...process.env, TEST_SCHEMA: schema },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`server process exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once("line", (line) =>
-      resolve({ child, base: (JSON.parse(line) as { base: string }).base }),
-    );
-  });
-}
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners("exit");
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
 
 describe.skipIf(!ON_POSTGRES)(
   `two server processes on one PostgreSQL database${ON_POSTGRES ? "" : " (skipped: DATABASE_URL is unset; PGlite is one process per database)"}`,
@@ -75,15 +53,7 @@ describe.skipIf(!ON_POSTGRES)(
     it(`a list's count past the cap, held by one process, takes in a row added through the other within ${ESTIMATE_REUSE_MS} ms`, async () => {
       const fx = new Fixtures(t);
       const { id } = await fx.createRecord("notice", "admin");
-      const { rows: columns } = await t.db.query<{ name: string }>(
-        `select column_name as name from information_schema.columns
-          where table_name = 'notice' and table_schema = current_schema() and column_name <> 'id'`,
-      );
-      const list = columns.map((c) => `"${c.name}"`).join(", ");
-      await t.db.query(
-        `insert into "notice" (${list}) select ${list} from "notice" cross join generate_series(1, $1) where id = $2`,
-        [COUNT_CAP + 2, id],
-      );
+      await fx.copies("notice", id, COUNT_CAP + 2);
       const count = async () =>
         Number((await t.db.query<{ n: number }>(`select count(*)::int as n from "notice"`)).rows[0].n);
       const before = await count();

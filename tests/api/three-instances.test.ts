@@ -5,41 +5,19 @@
 // final database, table by table (every stored column but the clocks' and the password hashes' salts),
 // and a clean ledger on both. Two databases (schemas) prepared by the same fixtures in the same order, so
 // their ids agree. PGlite allows one process per database: without DATABASE_URL the suite is skipped.
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
-import { resolve } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tableSpecs } from "../../server/db/migrate.ts";
 import { differences, post } from "../../server/domain/money/ledger.ts";
 import { recordPayments } from "../../server/domain/money/orders.ts";
 import { createTestApp, send, type Reply, type TestApp } from "./helper.ts";
+import { startServer, stopped } from "./processes.ts";
 import { Fixtures, type Row } from "./fixtures.ts";
 
 const ON_POSTGRES = Boolean(process.env.DATABASE_URL);
 
 /** Tables that hold a process's traffic rather than the business: sign-in tokens, attempts, replays. */
 const TRAFFIC = new Set(["sys_token", "sys_login_attempt", "sys_login_throttle", "sys_idempotency"]);
-
-function startServer(schema: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "server-process.ts")], {
-    env: { ...process.env, TEST_SCHEMA: schema },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`server process exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once("line", (line) =>
-      resolve({ child, base: (JSON.parse(line) as { base: string }).base }),
-    );
-  });
-}
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners("exit");
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
 
 interface World {
   t: TestApp;
