@@ -61,6 +61,34 @@ describe("a list past the counting cap", () => {
   });
 });
 
+describe("many lists of one filter past the cap at once", () => {
+  it("count its rows once, and the figure they answer is that count", async () => {
+    const { id } = await fx.createRecord("notice", "admin", { title: "Stampede notice" });
+    await fx.copies("notice", id, COUNT_CAP + 4);
+    const truth = Number(
+      (await t.db.query<{ n: number }>(`select count(*)::int as n from "notice" where title like '%Stampede%'`)).rows[0]
+        .n,
+    );
+    const counts: string[] = [];
+    const query = t.db.query.bind(t.db);
+    t.db.query = ((sql: string, ...rest: unknown[]) => {
+      if (/^select count\(\*\)/.test(sql) && sql.includes('"notice"')) counts.push(sql);
+      return (query as (...args: unknown[]) => unknown)(sql, ...rest);
+    }) as typeof t.db.query;
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          admin.get<Page>("/merchant/notice-list-list?page=1&limit=10&title_like=Stampede"),
+        ),
+      );
+      expect(replies.map((r) => [r.status, r.body.data.total])).toEqual(Array(20).fill([200, truth]));
+      expect(counts).toHaveLength(1);
+    } finally {
+      t.db.query = query;
+    }
+  });
+});
+
 // Orders past the cap in every role's view: agent_a's own 700, its sub-agent agent_a1's 1,500 (all made by
 // the one device bound to operator_a), agent_b's 400. Each total shown is exact, or an estimate marked as
 // one within 10 % whose pager stops at a page that holds rows; count=exact answers what SQL counts.
