@@ -136,10 +136,16 @@ const h = (k: number) => `(hashint8extended(g, ${k}) & 9223372036854775807)`;
 const ORDER_SQL = `
   insert into ${q("order")} (order_no, mac_name, machine_id, application_id, agent_id, agent_path, shop_id, order_time, pay_time, pay_type,
                              pay_status, money, refund_money, refund_request_time, refund_time, channel_number, goods_id, goods_name, quantity, delivered_quantity,
-                             is_shipped, is_profit, is_drop, use_status, device_kind, page_id, cost_money, created_at, updated_at)
+                             is_shipped, is_profit, is_drop, use_status, device_kind, page_id, cost_money, created_at, updated_at,
+                             shop_name, page_name, application_name)
   with m as (
-    select * from unnest($5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $23::text[], $24::bigint[])
-      with ordinality as u(id, agent_id, agent_path, shop_id, mac_name, app_id, vend, region, tz, n_items, item_off, kind, page_id, idx)
+    -- Each machine with the names its orders keep (history's title copies), read once per machine.
+    select u.*, sh.name as shop_name, pg.name as page_name, ap.name as application_name
+      from unnest($5::bigint[], $6::bigint[], $7::text[], $8::bigint[], $9::text[], $10::bigint[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $23::text[], $24::bigint[])
+           with ordinality as u(id, agent_id, agent_path, shop_id, mac_name, app_id, vend, region, tz, n_items, item_off, kind, page_id, idx)
+      left join ${q("shop")} sh on sh.id = u.shop_id
+      left join ${q("page")} pg on pg.id = u.page_id
+      left join ${q("application")} ap on ap.id = u.app_id
   ), it as (
     select u.*, gd.title as goods_title
       from unnest($17::int[], $18::int[], $25::int[], $26::bigint[]) with ordinality as u(channel, price, cost, goods, idx)
@@ -154,7 +160,7 @@ const ORDER_SQL = `
       from generate_series($1::bigint, $2::bigint) g
   ), t as (
     select r.*, m.id as machine_id, m.agent_id, m.agent_path, m.shop_id, m.mac_name, m.app_id, m.vend, m.region,
-           m.kind, m.page_id, it.channel, it.price, it.cost, it.goods, it.goods_title,
+           m.kind, m.page_id, m.shop_name, m.page_name, m.application_name, it.channel, it.price, it.cost, it.goods, it.goods_title,
            to_timestamp($3::float8 - r.dd * 86400 + r.hh * 3600 + r.sec - m.tz) as t0
       from r join m on m.idx = r.midx join it on it.idx = m.item_off + 1 + r.h5 % m.n_items
   ), s as (
@@ -199,5 +205,6 @@ const ORDER_SQL = `
               when st = 0 and ot > to_timestamp($4::float8) - interval '90 minutes' then 'in_use' else 'ended' end,
          kind, page_id, cost * qty,
          ot,
-         coalesce(rt, rq, case when paid then pt end, ot)
+         coalesce(rt, rq, case when paid then pt end, ot),
+         shop_name, page_name, application_name
     from w`;
