@@ -391,11 +391,13 @@ const calls = stored.flatMap((model) => {
 });
 
 /**
- * What each role may do, written by hand from SPEC section 2 (not read from the server's constants):
- * agent_a1's narrow role (tests/api/helper.ts) and an operator allowed to restock. Each allowed call
- * is sent as the user would send it and must succeed (200); every other call is 403.
+ * What each role may do, written by hand from SPEC section 2 and README "Outlet managers" (not read from
+ * the server's constants): agent_a1's narrow role (tests/api/helper.ts), an operator allowed to restock and
+ * an outlet manager of one of agent_a's outlets (reads only: its outlets, their devices, lanes, restocks,
+ * orders and stock consumption). Each allowed call is sent as the user would send it and must succeed
+ * (200); every other call is 403, every write and every recycle-bin call of the manager's included.
  */
-const MAY: Record<"agent_a1" | "operator_a", Record<string, (c: Client) => Promise<Reply>>> = {
+const MAY: Record<"agent_a1" | "operator_a" | "manager_a", Record<string, (c: Client) => Promise<Reply>>> = {
   agent_a1: {
     "goods.list": (c) => c.get("/merchant/goods-list"),
     "goods.detail": async (c) => c.get(`/merchant/goods-detail?id=${(await fx.createRecord("goods", "agent_a1")).id}`),
@@ -410,7 +412,40 @@ const MAY: Record<"agent_a1" | "operator_a", Record<string, (c: Client) => Promi
     "clean_record.list": (c) => c.get("/merchant/machine-clean-log-list"),
     "machine_restock.list": (c) => c.get("/merchant/machine-replenishment-list"),
   },
+  manager_a: {
+    "shop.list": (c) => c.get(urlOf(modelOf("shop"), "list")),
+    "shop.detail": async (c) => c.get(`${urlOf(modelOf("shop"), "detail")}?id=${(await managed()).shop}`),
+    "shop.all": (c) => c.get(urlOf(modelOf("shop"), "all")),
+    "machine.list": (c) => c.get("/merchant/machine-list"),
+    "machine.detail": async (c) => c.get(`/merchant/machine-detail?id=${(await managed()).machine}`),
+    "machine.all": (c) => c.get("/merchant/machine-all"),
+    "machine_channel.list": (c) => c.get("/merchant/machine-channel-list"),
+    "machine_restock.list": (c) => c.get("/merchant/machine-replenishment-list"),
+    "order.list": (c) => c.get("/merchant/order-list"),
+    "order.detail": async (c) => c.get(`${urlOf(modelOf("order"), "detail")}?id=${(await managed()).order}`),
+    "stock_consumption.list": (c) => c.get(urlOf(modelOf("stock_consumption"), "list")),
+  },
 };
+
+let managing: Promise<{ shop: number; machine: number; order: number }> | undefined;
+/** manager_a: an outlet manager of a new outlet of agent_a's, with a device there and an order of it. */
+function managed(): Promise<{ shop: number; machine: number; order: number }> {
+  managing ??= (async () => {
+    const shop = Number((await fx.insertRecord("shop", "agent_a")).id);
+    const machine = Number((await fx.insertRecord("machine", "agent_a", { shop_id: shop })).id);
+    const order = Number((await fx.insertRecord("order", "agent_a", { machine_id: machine })).id);
+    const made = await agentA.post("/merchant/shop-manager-add", {
+      nickname: "Dara Kim",
+      account: "manager_a",
+      password: "demo123",
+      confirm_password: "demo123",
+      shop_ids: [shop],
+    });
+    expect(made.status, made.raw).toBe(200);
+    return { shop, machine, order };
+  })();
+  return managing;
+}
 
 /** A new machine of agent_a's, bound to operator_a. */
 async function boundMachine(): Promise<number> {
@@ -422,6 +457,7 @@ async function boundMachine(): Promise<number> {
 describe("permissions", () => {
   describe.each(Object.keys(MAY) as (keyof typeof MAY)[])("%s", (who) => {
     it("may make each call of its role, which succeeds", async () => {
+      if (who === "manager_a") await managed();
       const client = await fx.client(who);
       for (const [permission, send] of Object.entries(MAY[who])) {
         expect(
@@ -434,9 +470,10 @@ describe("permissions", () => {
     });
 
     it("is refused every other call (403)", async () => {
+      if (who === "manager_a") await managed();
       const client = await fx.client(who);
       const refused = calls.filter((c) => !(c.permission in MAY[who]));
-      expect(refused).toHaveLength(248 - (who === "agent_a1" ? 4 : 6));
+      expect(refused).toHaveLength(248 - { agent_a1: 4, operator_a: 6, manager_a: 11 }[who]);
       for (const call of refused) expect((await call.send(client)).status, call.label).toBe(403);
     });
   });
