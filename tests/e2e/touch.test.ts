@@ -367,6 +367,24 @@ describe("a phone held in the hand", () => {
     }
   });
 
+  it("the outlet manager: its home's outlets and devices are finger-sized, and its search brings up its keys", async () => {
+    const tab = await openPage(c, { touch: true });
+    const { page } = tab;
+    try {
+      await signInByTap(page, "manager_a");
+      // Its outlets (each a link to its devices), then its devices with their search and switch.
+      await page.locator(".my-outlet").first().waitFor();
+      await page.locator(".my-device").first().waitFor();
+      await expectFingerSized(page, ".shell-header, .tab-bar, .my-outlets, .my-devices", 8);
+      expect(await keyboard(page.locator(".my-devices-search input"))).toMatchObject({ enterkeyhint: "search" });
+      expect(await zoomingFields(page), "fields a phone would zoom into").toEqual([]);
+      await expectFits(page, 390);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+
   it("an agent: a figure's definition opens on a tap", async () => {
     const tab = await openPage(c, { touch: true });
     try {
