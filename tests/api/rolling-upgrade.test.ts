@@ -81,7 +81,7 @@ describe("the rule a migration keeps", () => {
       await expect(migrate(t.db)).rejects.toThrow(/sys_token\.expires_at: a column added to a table that exists/);
       expect(
         await one(
-          `select count(*)::int as n from information_schema.columns where table_name = 'sys_token' and column_name = 'expires_at'`,
+          `select count(*)::int as n from information_schema.columns where table_schema = current_schema() and table_name = 'sys_token' and column_name = 'expires_at'`,
         ),
       ).toEqual({ n: 0 });
     } finally {
