@@ -12,6 +12,7 @@ import { startDemoDevices } from "./seed/devices.ts";
 import { startReleasing } from "./domain/money/orders.ts";
 import { ROOT } from "./core/root.ts";
 import { serveMetrics } from "./core/metrics.ts";
+import { serveBackups } from "./db/backup.ts";
 
 const CONSOLE_DIR = join(ROOT, "dist/console");
 /** A start that a restart cannot fix (EX_CONFIG): npm start's supervisor (server/start.mjs) stops on it. */
@@ -100,6 +101,8 @@ async function main(): Promise<void> {
   const metrics = metricsPort
     ? await serveMetrics(Number(metricsPort), process.env.METRICS_HOST ?? "127.0.0.1")
     : undefined;
+  // npm run backup asks a server on PGlite for the backup through a socket in its data folder.
+  const stopBackups = databaseUrl ? undefined : await serveBackups(db, dataDir);
   const stopDevices = await startDemoDevices(db);
   // Profit shares past their profit days move from pending to withdrawable (domain/money/orders.ts).
   const stopReleasing = startReleasing(db);
@@ -123,6 +126,7 @@ async function main(): Promise<void> {
     stopDevices();
     stopReleasing();
     metrics?.close();
+    await stopBackups?.();
     await app.close();
     await db.close();
     process.exit(0);

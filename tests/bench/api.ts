@@ -7,6 +7,7 @@ import { Client } from "undici";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { benchBackup } from "./backup.ts";
 import { benchBrowser } from "./browser.ts";
 import { LOAD, loadTestApart } from "./load.ts";
 import { openPglite, openPostgres, type Db, type QueryOptions } from "../../server/db/db.ts";
@@ -320,6 +321,13 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
     if (browser) rows.push(...(await benchBrowser(address, 5)));
     await Promise.all([...clients.values()].map((client) => client.close()));
     await app.close();
+    // Backup and restore, by the commands (processes of their own): PGlite's folder is handed to them.
+    if (!url) await db.close();
+    try {
+      rows.push(...(await benchBackup(dir, join(dir, "data"), orders)));
+    } finally {
+      if (!url) db = await open();
+    }
   } finally {
     await db.close();
     if (url) {
