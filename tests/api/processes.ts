@@ -10,9 +10,9 @@ export interface ServerProcess {
 }
 
 /** A server on the schema, answered once it listens. */
-export function startServer(schema: string): Promise<ServerProcess> {
+export function startServer(schema: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "server-process.ts")], {
-    env: { ...process.env, TEST_SCHEMA: schema },
+    env: { ...process.env, ...env, TEST_SCHEMA: schema },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

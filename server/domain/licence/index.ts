@@ -30,7 +30,7 @@ declare module "fastify" {
 export const TRIAL_DAYS = 30;
 const DAY = 86_400_000;
 /** How long a process trusts what it last read: another process's new serial counts within this. */
-const REFRESH_MS = 30_000;
+export const LICENCE_REFRESH_MS = 30_000;
 const KEY = "licence:secret_key";
 const SERIAL = "licence:serial";
 /** This installation's id, made once per database; serial numbers are issued for it. */
@@ -139,7 +139,7 @@ export async function assertLicensed(db: Db, keys: LicenceKeys = VENDOR_PUBLIC_K
   const now = Date.now();
   let byKeys = known.get(db);
   let entry = byKeys?.get(keys);
-  if (!entry || now - entry.readAt > REFRESH_MS) {
+  if (!entry || now - entry.readAt > LICENCE_REFRESH_MS) {
     // Read only: the installation's id is made by the serial service's calls, not by any request.
     const state = await stored(db);
     entry = { until: untilOf(state, installedSerial(state, keys)), readAt: now };
