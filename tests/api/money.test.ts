@@ -147,6 +147,16 @@ describe("payments and profit shares", () => {
     // 20 % of (300 - 250) = 10, under the cap.
     const small = await paidOrder("agent_a", pageId, 300, { cost_money: 250 });
     expect((await profitOf(small)).map((p) => p.amount)).toEqual([10]);
+    // The page set to share the excess: the same order's share goes above the maximum.
+    await fx.setColumn("page", pageId, "share_excess", 1);
+    const excess = await paidOrder("agent_a", pageId, 1000, { cost_money: 600 });
+    expect((await profitOf(excess)).map((p) => p.amount)).toEqual([80]);
+    const { rows } = await t.db.query<{ amount: number }>(
+      `select amount::int from "payment_record" where order_id = $1 and kind = 'order_income'`,
+      [excess],
+    );
+    expect(rows).toEqual([{ amount: 920 }]);
+    await expectLedgerAgrees();
   });
 
   it("holds back a share past the earner's daily maximum, and pays the owner in full for that order", async () => {

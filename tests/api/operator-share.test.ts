@@ -130,6 +130,38 @@ describe("a payment", () => {
     ]);
   });
 
+  it("caps each share at the order's page's maximum profit, unless the binding shares the excess", async () => {
+    const { id: page } = await fx.createRecord("page", "agent_a");
+    await fx.setColumn("page", page, "profit_model", "price");
+    await fx.setColumn("page", page, "max_profit", 30);
+    const { id, path } = await fx.owner("agent_a");
+    const order = async (no: string) => {
+      const { rows } = await t.db.query<{ id: number }>(
+        `insert into "order" (order_no, mac_name, machine_id, agent_id, agent_path, order_time, pay_time, pay_status, money, refund_money, page_id, device_kind)
+         values ($1, 'VM-OP', $2, $3, $4, now(), now(), 'paid', 400, 0, $5, 'vending') returning id`,
+        [no, machine, id, path, page],
+      );
+      const orderId = Number(rows[0].id);
+      await t.db.transaction((tx) => recordPayments(tx, [orderId]));
+      return (await entries(orderId)).filter((e) => e.kind === "operator_share").map((e) => [e.amount, e.remark]);
+    };
+    // 400 (4.00), no agent's share: operator A asks 10 % (40), the second 50; each is cut to the page's 30.
+    expect(await order("OP-CAP-1")).toEqual([
+      [30, "0.40 → 0.30"],
+      [30, "0.50 → 0.30"],
+    ]);
+    await t.db.query(`update "operator_binding" set share_excess = 1 where operator_id = $1 and machine_id = $2`, [
+      second,
+      machine,
+    ]);
+    expect(await order("OP-CAP-2")).toEqual([
+      [30, "0.40 → 0.30"],
+      [50, null],
+    ]);
+    await t.db.query(`update "operator_binding" set share_excess = 0 where operator_id = $1`, [second]);
+    expect(await differences(t.db)).toEqual([]);
+  });
+
   it("never pays out more than the owner keeps: a fixed share is cut to what is left, and says so", async () => {
     // 40: operator A earns 4 (10 %), 36 are left of the second's 50.
     const order = await paid(40);

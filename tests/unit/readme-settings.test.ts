@@ -14,6 +14,12 @@ const SETTINGS = Object.keys(schemas).filter(
   (name) => schemas[name]["x-entity"]?.storage === "singleton" || name === "profit_setting",
 );
 
+/** The profit fields of the records that also decide how an order's money is shared (listed too). */
+const PROFIT_FIELDS: Record<string, string[]> = {
+  page: ["profit_model", "profit_type", "max_profit", "share_excess"],
+  operator_binding: ["profit_type", "profit_percent", "profit_amount", "share_excess"],
+};
+
 /** The table's rows: setting, field, what reads it. */
 function readmeRows(): { entity: string; field: string; readBy: string }[] {
   const readme = readFileSync(resolve(import.meta.dirname, "../../README.md"), "utf8");
@@ -51,6 +57,15 @@ describe("README: every setting and what reads it", () => {
     const listed = rows.filter((r) => r.entity === entity);
     for (const field of Object.keys(schemas[entity].properties)) {
       const row = listed.find((r) => r.field === field);
+      expect(row, `${entity}.${field} is missing from the README's settings table`).toBeDefined();
+      expect(row!.readBy.length, `${entity}.${field}: say what reads it`).toBeGreaterThan(3);
+    }
+  });
+
+  it.each(Object.entries(PROFIT_FIELDS))("lists the profit fields of %s with what reads them", (entity, fields) => {
+    for (const field of fields) {
+      expect(Object.keys(schemas[entity].properties), `${entity} has ${field}`).toContain(field);
+      const row = rows.find((r) => r.entity === entity && r.field === field);
       expect(row, `${entity}.${field} is missing from the README's settings table`).toBeDefined();
       expect(row!.readBy.length, `${entity}.${field}: say what reads it`).toBeGreaterThan(3);
     }

@@ -75,6 +75,8 @@ export interface OperatorShareSetting {
   profit_type: "percent" | "fixed";
   profit_percent: number | null;
   profit_amount: number | null;
+  /** 1: the share may go above the page's maximum profit (the binding's "share excess"). */
+  share_excess: number | null;
 }
 
 /** An operator's share of an order: what its binding asked and what was left to pay it. */
@@ -84,14 +86,19 @@ export interface OperatorShare {
   paid: number;
 }
 
-/** The operators' shares of what a device's owner keeps of an order (`income`), bindings in order. */
-export function operatorSharesOf(income: number, bindings: OperatorShareSetting[]): OperatorShare[] {
+/**
+ * The operators' shares of what a device's owner keeps of an order (`income`), bindings in order: each what
+ * its binding asks, at most the order's page's maximum profit (0: none) unless the binding shares the excess,
+ * and never more than is left.
+ */
+export function operatorSharesOf(income: number, bindings: OperatorShareSetting[], maxProfit = 0): OperatorShare[] {
   const shares: OperatorShare[] = [];
   let left = income;
   for (const b of bindings) {
     const asked =
       b.profit_type === "percent" ? Math.round(Number(b.profit_percent ?? 0) * income) : Number(b.profit_amount ?? 0);
-    const paid = Math.min(asked, left);
+    const capped = maxProfit > 0 && Number(b.share_excess) !== 1 ? Math.min(asked, maxProfit) : asked;
+    const paid = Math.min(capped, left);
     if (paid <= 0) continue;
     left -= paid;
     shares.push({ operator: { id: Number(b.operator_id), name: b.nickname }, asked, paid });
@@ -99,11 +106,19 @@ export function operatorSharesOf(income: number, bindings: OperatorShareSetting[
   return shares;
 }
 
+/** What of a page the shares of its orders read: the profit model and the maximum profit, and its excess. */
+export interface PageRules {
+  profit_model: string | null;
+  max_profit: number | null;
+  /** 1: the agents' shares may go above the maximum profit ("share excess"). */
+  share_excess: number | null;
+}
+
 /** The shares of one order, nearest superior first, given each earner's shares already made that day. */
 export function sharesOf(
   order: OrderRow,
   ownerPath: string,
-  page: { profit_model: string | null; max_profit: number | null } | undefined,
+  page: PageRules | undefined,
   settings: Setting[],
   sharedToday: (earner: number, day: string) => number,
   systemDailyMax = 0,
@@ -121,7 +136,8 @@ export function sharesOf(
     const apps = s.application_ids ?? [];
     if (apps.length && (order.application_id === null || !apps.includes(Number(order.application_id)))) continue;
     let amount = s.profit_type === "percent" ? Math.round(Number(s.percent ?? 0) * base) : Number(s.amount ?? 0);
-    if (Number(page.max_profit) > 0) amount = Math.min(amount, Number(page.max_profit));
+    if (Number(page.max_profit) > 0 && Number(page.share_excess) !== 1)
+      amount = Math.min(amount, Number(page.max_profit));
     if (Number(s.per_order_amount) > 0) amount = Math.min(amount, Number(s.per_order_amount));
     if (amount <= 0) continue;
     // Both daily maximums hold (0 or none is no maximum): the lower one binds.
@@ -171,8 +187,8 @@ export async function recordPayments(tx: Queryable, orderIds: number[], now = ne
   const pageIds = [...new Set(orders.map((o) => o.page_id).filter((p): p is number => p !== null))].map(Number);
   const pages = new Map(
     (
-      await tx.query<{ id: number; profit_model: string | null; max_profit: number | null }>(
-        `select id, profit_model, max_profit from ${q("page")} where id = any($1)`,
+      await tx.query<PageRules & { id: number }>(
+        `select id, profit_model, max_profit, share_excess from ${q("page")} where id = any($1)`,
         [pageIds],
       )
     ).rows.map((p) => [Number(p.id), p]),
@@ -188,7 +204,7 @@ export async function recordPayments(tx: Queryable, orderIds: number[], now = ne
   );
   for (const s of settings) s.page_id = Number(s.page_id);
   const { rows: bindings } = await tx.query<OperatorShareSetting>(
-    `select b.machine_id, b.operator_id, o.nickname, b.profit_type, b.profit_percent, b.profit_amount
+    `select b.machine_id, b.operator_id, o.nickname, b.profit_type, b.profit_percent, b.profit_amount, b.share_excess
        from ${q("operator_binding")} b
        join ${q("operator")} o on o.id = b.operator_id and o.deleted_at is null
       where b.machine_id = any($1) order by b.id`,
@@ -274,7 +290,8 @@ export async function recordPayments(tx: Queryable, orderIds: number[], now = ne
       payType: order.pay_type ?? undefined,
       at,
     });
-    for (const share of operatorSharesOf(net, bindingsOf.get(Number(order.machine_id)) ?? []))
+    const maxProfit = Number(pages.get(Number(order.page_id))?.max_profit ?? 0);
+    for (const share of operatorSharesOf(net, bindingsOf.get(Number(order.machine_id)) ?? [], maxProfit))
       movements.push({
         agentId: Number(order.agent_id),
         kind: "operator_share",
