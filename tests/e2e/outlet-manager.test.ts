@@ -87,6 +87,21 @@ describe("the outlet manager", () => {
       await home(page).locator(".my-outlet a").first().click();
       await page.waitForURL((url) => url.pathname === "/machine/list");
       await page.locator(".ant-table-tbody tr.ant-table-row").first().waitFor();
+      // Read-only there: no add or delete in the toolbar, and a row offers neither edit nor delete.
+      const toolbar = page.locator(".list-toolbar");
+      for (const action of [common.actions.create, common.actions.delete, common.actions.destroy])
+        expect(await toolbar.getByRole("button", { name: action }).count(), action).toBe(0);
+      const row = page.locator(".ant-table-tbody tr.ant-table-row").first();
+      const rowItems: string[] = (await row.locator(".row-actions").allInnerTexts()).map((text) => text.trim());
+      if ((await row.locator(".row-actions-more").count()) > 0) {
+        await row.locator(".row-actions-more").click();
+        const menuItems = page.locator(".ant-dropdown:visible .ant-dropdown-menu-item");
+        await menuItems.first().waitFor();
+        rowItems.push(...(await menuItems.allInnerTexts()).map((text) => text.trim()));
+        await page.keyboard.press("Escape");
+      }
+      for (const action of [common.actions.edit, common.actions.delete, common.actions.destroy])
+        expect(rowItems.join(" | "), action).not.toContain(action);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
