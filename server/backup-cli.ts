@@ -72,7 +72,9 @@ async function backup(file: string): Promise<void> {
         const socket = connect(path);
         await once(socket, "connect");
         socket.write("backup\n");
-        await pipeline(socket, out);
+        await pipeline(socket, out).catch((error: Error) => {
+          throw new BackupError(`The server stopped writing the backup (${error.message}): nothing was kept.`);
+        });
       }
     }
   } catch (error) {

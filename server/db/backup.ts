@@ -388,8 +388,10 @@ export async function restoreBackup(
     await Promise.all(written.map((path) => rm(path, { force: true })));
     throw error;
   }
-  // Routines (the roll-ups' triggers, the live views) as this version has them.
+  // Routines (the roll-ups' triggers, the live views) as this version has them; then the planner's figures,
+  // which a restore does not carry.
   await migrate(db);
+  await db.exec("analyze");
   return { ...summary, files: withFiles ? summary.files : 0, broughtUp: [...fit.missingTables, ...fit.missingColumns] };
 }
 
