@@ -87,7 +87,11 @@ async function backup(file: string): Promise<void> {
     rmSync(file, { force: true });
     throw error;
   });
-  report(`Backup written and read back: ${file} (${mib(statSync(file).size)}, ${seconds(started)})`, summary.tables, summary.files);
+  report(
+    `Backup written and read back: ${file} (${mib(statSync(file).size)}, ${seconds(started)})`,
+    summary.tables,
+    summary.files,
+  );
 }
 
 async function restore(file: string): Promise<void> {

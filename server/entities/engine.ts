@@ -10,7 +10,7 @@ import type { JsonSchemaNode, Transition } from "../../src/schema/types.ts";
 import { inTransaction, scopeOf, requirePermission, sqlOf, type Ctx } from "./context.ts";
 import type { EntityHooks } from "./domain.ts";
 import { modelOf, resolveNode, type EntityModel } from "../model/model.ts";
-import { refuseInUse } from "./references.ts";
+import { refuseInUse, unnamed } from "./references.ts";
 import * as repo from "./repository.ts";
 import type { ListQuery, Row } from "./repository.ts";
 import { asId, asVersion } from "./query.ts";
@@ -160,7 +160,7 @@ async function refuseTaken(tx: Queryable, ctx: Ctx, model: EntityModel, ids: num
     value = titles[target]?.[Number(taken.value)] ?? value;
   }
   throw new HttpError(409, "recoverTaken", {
-    title: taken.title ?? `#${taken.id}`,
+    title: taken.title ?? unnamed(ctx.lng, model.name),
     field: translate(ctx.lng, fieldLabelKey(model.base, taken.field)),
     value,
   });

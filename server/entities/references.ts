@@ -15,6 +15,11 @@ import type { Ctx } from "./context.ts";
 import { resolveNode, storedModels, type EntityModel } from "../model/model.ts";
 import { q, textLiteral } from "../core/sql.ts";
 import { entityNameKey } from "../../src/schema/keys.ts";
+import type { Language } from "../../src/schema/constants.ts";
+
+/** How a message names a record without a title (none in its schema, or none given): "Device without a name". */
+export const unnamed = (lng: Language, entity: string): string =>
+  translate(lng, "common:record.unnamed", { entity: translate(lng, entityNameKey(entity)) });
 
 interface Reference {
   /** The entity whose rows point. */
@@ -110,7 +115,7 @@ export async function refuseInUse(tx: Queryable, ctx: Ctx, model: EntityModel, i
     `select ${titleField ? `${q(titleField)}::text` : "null"} as title from ${q(model.table)} where id = $1`,
     [used.target],
   );
-  const title = rows[0]?.title ?? `#${used.target}`;
+  const title = rows[0]?.title ?? unnamed(ctx.lng, model.name);
   if (ledger) throw new HttpError(409, "agentKeepsLedger", { title, uses: used.uses.join(", ") });
   throw new HttpError(409, "inUse", { title, uses: used.uses.join(", ") });
 }

@@ -16,7 +16,7 @@ import type { JsonSchemaOperation, Transition } from "../schema/types.ts";
 import type { Action } from "./actions.tsx";
 import { FieldValue } from "./field-value.tsx";
 import { formSchema, transitionSchema } from "./form-schema.ts";
-import { intlLocale, valueText, type TitleMaps } from "./format.ts";
+import { formatDateTime, intlLocale, valueText, type TitleMaps } from "./format.ts";
 import { allowedTransitions, holds, operationView, type EntityView, type FormView } from "./model.ts";
 import { fetchRelationTitles, useRelationTitles } from "./relations.ts";
 import type { ScreenContext } from "./resource.ts";
@@ -40,11 +40,18 @@ export function usableOperations(entity: string, placement: Placement, record?: 
   );
 }
 
-/** The words of a record in messages: its title field's value, or its number. */
-export const recordTitle = (view: EntityView, record: Row): string =>
-  view.titleField && record[view.titleField] !== undefined && record[view.titleField] !== null
-    ? String(record[view.titleField])
-    : `#${String(record.id)}`;
+/**
+ * The words of a record in messages and titles: its title field's value; without one, its kind and when it
+ * was made ("Goods variant · 28 Nov 2026, 14:02"), or its kind alone ("Goods variant without a name").
+ */
+export function recordTitle(view: EntityView, record: Row): string {
+  const title = view.titleField ? record[view.titleField] : undefined;
+  if (title !== undefined && title !== null && title !== "") return String(title);
+  const entity = i18n.t(entityNameKey(view.name));
+  return typeof record.created_at === "string"
+    ? `${entity} · ${formatDateTime(record.created_at, language())}`
+    : i18n.t("common:record.unnamed", { entity });
+}
 
 /** Words to fill a message with (i18next's values; `chosen` holds what a dialog asked). */
 export type Words = Record<string, string | number | Record<string, string>>;

@@ -35,7 +35,8 @@ export function FieldValue({ field, value, titles, detail }: Props) {
     return <Typography.Text type="secondary">-</Typography.Text>;
   if (field.writeOnly) return <Typography.Text type="secondary">{MASK}</Typography.Text>;
   const size = detail ? 96 : 40;
-  const relationTitle = (id: number) => titles?.get(field.relation!)?.get(id) ?? `#${id}`;
+  // A related record whose title is not given (not loaded yet, out of the user's sight, or gone): words.
+  const relationTitle = (id: number) => titles?.get(field.relation!)?.get(id) ?? t("common:record.unavailable");
   switch (field.kind) {
     case "money":
     case "fraction":

@@ -223,9 +223,11 @@ export function valueText(field: FieldView, value: unknown, lng = "en", titles?:
     case "date":
       return formatDate(String(value), lng);
     case "relation":
-      return titles?.get(field.relation!)?.get(Number(value)) ?? `#${String(value)}`;
+      return titles?.get(field.relation!)?.get(Number(value)) ?? i18n.t("common:record.unavailable", { lng });
     case "relations":
-      return (value as number[]).map((id) => titles?.get(field.relation!)?.get(id) ?? `#${id}`).join(", ");
+      return (value as number[])
+        .map((id) => titles?.get(field.relation!)?.get(id) ?? i18n.t("common:record.unavailable", { lng }))
+        .join(", ");
     case "object":
       if (!field.children || typeof value !== "object") break;
       return field.children

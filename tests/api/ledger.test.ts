@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { differences, post, type LedgerKind, type Movement } from "../../server/domain/money/ledger.ts";
 import { createTestApp, type TestApp } from "./helper.ts";
+import type { HttpError } from "../../server/core/errors.ts";
+import { translate } from "../../server/core/i18n.ts";
+import { LANGUAGES } from "../../src/schema/constants.ts";
 import { Fixtures } from "./fixtures.ts";
 
 let t: TestApp;
@@ -220,11 +223,21 @@ describe("post", () => {
     ).rejects.toMatchObject({ status: 409, params: { agent: agent.nickname, available: "3.00", needed: "4.00" } });
   });
 
-  it("names an agent that does not exist by its id", async () => {
-    await expect(posting([{ agentId: 987_654, kind: "refund", amount: 1, balance: -1 }])).rejects.toMatchObject({
-      status: 409,
-      params: { agent: "#987654", available: "0.00", needed: "0.01" },
-    });
+  it("refuses money of an agent that does not exist in words, never by its id, in every language", async () => {
+    for (const movement of [
+      { agentId: 987_654, kind: "refund" as const, amount: 1, balance: -1 },
+      { agentId: 987_654, kind: "order_income" as const, amount: 1, balance: 1, revenue: 1 },
+    ]) {
+      const error = await posting([movement]).then(
+        () => undefined,
+        (e: HttpError) => e,
+      );
+      expect(error).toMatchObject({ status: 409, key: "agentGone" });
+      const words = LANGUAGES.map((lng) => translate(lng, `errors:${error!.key}`, error!.params));
+      expect(words[0]).toBe("The agent this money belongs to no longer exists: nothing was changed");
+      for (const text of words) expect(text).not.toMatch(/#\d|agentGone|\{\{/);
+      expect(new Set(words).size).toBe(LANGUAGES.length);
+    }
   });
 
   it("refuses a total revenue below zero", async () => {

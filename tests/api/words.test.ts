@@ -22,6 +22,8 @@ import { actionLabelKey, describe as describeHistory, historyActions } from "../
 import type { Ctx } from "../../server/entities/context.ts";
 import { models, type EntityModel } from "../../server/model/model.ts";
 import { urlOf } from "../../server/http/routes.ts";
+import { unnamed } from "../../server/entities/references.ts";
+import { entityNameKey } from "../../src/schema/keys.ts";
 import { createTestApp, type Reply, type TestApp } from "./helper.ts";
 import { Fixtures, relationOf, sampleOf, otherValueOf, type Row } from "./fixtures.ts";
 
@@ -183,6 +185,19 @@ describe("every declared error, in five languages", () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it("a record without a title is named by its kind in words, in a refusal's message", () => {
+    const wrong: string[] = [];
+    for (const model of models.values())
+      for (const lng of LANGUAGES) {
+        const name = unnamed(lng, model.name);
+        const message = translate(lng, "errors:inUse", { title: name, uses: "x" });
+        for (const problem of problems(message, true)) wrong.push(`${lng} ${model.name}: ${problem}`);
+        if (!name.includes(translate(lng, entityNameKey(model.name)))) wrong.push(`${lng} ${model.name}: ${name}`);
+      }
+    expect(wrong).toEqual([]);
+    expect(unnamed("en", "goods_sku")).toBe("Goods variant without a name");
   });
 
   it("each error the server's code throws has a message in every language, every placeholder given", () => {

@@ -93,7 +93,7 @@ describe("FieldValue", () => {
     ];
     const titles = new Map([["goods", new Map([[7, "Coca-Cola 330ml"]])]]);
     expect(shown("channel_plan", "channels", lanes, titles)).toBe(
-      "1 · Coca-Cola 330ml · 12 · 3.50; 2 · #8 · 10 · 5.00",
+      "1 · Coca-Cola 330ml · 12 · 3.50; 2 · Not available · 10 · 5.00",
     );
   });
 
@@ -153,9 +153,20 @@ describe("FieldValue", () => {
       ],
     ]);
     expect(shown("order", "shop_id", 3, titles)).toBe("Central Market");
-    // Until the titles arrive, or for a record the user cannot see, the id.
-    expect(shown("order", "shop_id", 9, titles)).toBe("#9");
-    expect(shown("order", "shop_id", 3)).toBe("#3");
+    // Until the titles arrive, or for a record the user cannot see or that is gone: words, never its id.
+    expect(shown("order", "shop_id", 9, titles)).toBe("Not available");
+    expect(shown("order", "shop_id", 3)).toBe("Not available");
+  });
+
+  it("says a missing relation's title in words in every language", async () => {
+    const words = new Set<string>();
+    for (const lng of ["en", "zh", "km", "th", "tw"]) {
+      await act(() => i18n.changeLanguage(lng));
+      const text = shown("order", "shop_id", 9);
+      expect(text).not.toMatch(/#\d|record\.|\{\{/);
+      words.add(text);
+    }
+    expect([...words]).toEqual(["Not available", "不可用", "មិនមាន", "ไม่พร้อมใช้งาน"]);
   });
 
   it("shows several relations by their titles", () => {

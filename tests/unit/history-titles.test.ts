@@ -1,10 +1,12 @@
+// @vitest-environment jsdom
 // History names what it was written with (src/crud/relations.ts withTitleCopies): an order whose goods
-// and device were destroyed reads their names as the order kept them, never "#id"; a record still there
+// and device were destroyed reads their names as the order kept them, never its id; a record still there
 // reads its own title.
 import { describe, expect, it } from "vitest";
 import { entityView } from "../../src/crud/model.ts";
 import { valueText } from "../../src/crud/format.ts";
 import { withTitleCopies } from "../../src/crud/relations.ts";
+import { setupI18n } from "./dom-setup.ts";
 import type { EntityName } from "../../src/generated/types.ts";
 
 const order = entityView("order");
@@ -31,8 +33,15 @@ describe("an order whose goods and device are gone", () => {
     expect(valueText(field("goods_id"), 41, "en", titles)).toBe("Cola 330ml");
   });
 
-  it("shows #id only where the row kept no name", () => {
+  it("says it in words, never by its id, where the row kept no name", async () => {
+    const i18n = await setupI18n(["common", "order"]);
     const titles = withTitleCopies(order.fields, [{ ...row, goods_name: null }], new Map());
-    expect(valueText(field("goods_id"), 41, "en", titles)).toBe("#41");
+    expect(valueText(field("goods_id"), 41, "en", titles)).toBe("Not available");
+    await i18n.changeLanguage("km");
+    try {
+      expect(valueText(field("goods_id"), 41, "km", titles)).toBe("មិនមាន");
+    } finally {
+      await i18n.changeLanguage("en");
+    }
   });
 });

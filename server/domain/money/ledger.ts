@@ -180,15 +180,18 @@ export async function post(tx: Queryable, movements: Movement[]): Promise<Ledger
 /** The 409 for an agent whose balance cannot cover a movement: who, what it has, what was asked. */
 async function shortfall(tx: Queryable, agentId: number, moving: Movement[]): Promise<HttpError> {
   const { rows } = await tx.query<{ nickname: string; withdrawable: number | null; frozen: number | null }>(
-    `select nickname, withdrawable, frozen from ${q("agent")} where id = $1`,
+    `select coalesce(nickname, account) as nickname, withdrawable, frozen from ${q("agent")} where id = $1`,
     [agentId],
   );
+  // An agent the ledger names is never destroyed (references.ts, agentKeepsLedger); one destroyed before its
+  // first entry is refused in words.
+  if (!rows[0]) return new HttpError(409, "agentGone");
   const mine = moving.filter((m) => m.agentId === agentId);
-  const frozenShort = mine.reduce((s, m) => s + (m.frozen ?? 0), 0) + Number(rows[0]?.frozen ?? 0) < 0;
+  const frozenShort = mine.reduce((s, m) => s + (m.frozen ?? 0), 0) + Number(rows[0].frozen ?? 0) < 0;
   const needed = -mine.reduce((s, m) => s + (frozenShort ? (m.frozen ?? 0) : (m.balance ?? 0)), 0);
   return new HttpError(409, "insufficientBalance", {
-    agent: rows[0]?.nickname ?? `#${agentId}`,
-    available: moneyText(Number((frozenShort ? rows[0]?.frozen : rows[0]?.withdrawable) ?? 0)),
+    agent: rows[0].nickname,
+    available: moneyText(Number((frozenShort ? rows[0].frozen : rows[0].withdrawable) ?? 0)),
     needed: moneyText(needed),
   });
 }
