@@ -395,6 +395,10 @@ export interface CleanRecord {
   mac_name?: string;
   machine_id: number;
   operator_id?: number;
+  /**
+   * The operator's name when the row was written: shown once the operator is destroyed. Read-only: set by the server.
+   */
+  operator_name?: string;
   goods_id?: number;
   /**
    * The goods' title when the row was written: shown once the goods are destroyed. Read-only: set by the server.

@@ -89,6 +89,42 @@ describe("an outlet only history names", () => {
   });
 });
 
+describe("an operator only its clean records name", () => {
+  it("is destroyed, and the clean records still read its name; a bound one still refuses, naming the binding", async () => {
+    const operator = await fx.createRecord("operator", "agent_a", { nickname: "Dara Clean" });
+    const machine = await fx.createRecord("machine", "agent_a", { kind: "vending", mac_name: "VM-CLEAN-01" });
+    const record = await fx.insertRecord("clean_record", "agent_a", {
+      operator_id: operator.id,
+      machine_id: machine.id,
+      mac_name: "VM-CLEAN-01",
+    });
+    expect(record.operator_name).toBe("Dara Clean");
+    expect((await agentA.del(`/merchant/operator-delete?id=${operator.id as number}`)).status).toBe(200);
+    const gone = await agentA.del(`/merchant/operator-recycle-destroy?id=${operator.id as number}`);
+    expect(gone.status, gone.raw).toBe(200);
+    expect(await exists("operator", operator.id)).toBe(false);
+    const list = await agentA.get<Titled>(`/merchant/machine-clean-log-list?machine_id=${machine.id as number}`);
+    expect(list.status, list.raw).toBe(200);
+    expect(list.body.data.list.map((r) => [r.id, r.operator_id])).toEqual([[record.id, operator.id]]);
+    expect(list.body.data.titles.operator[operator.id as number]).toBe("Dara Clean");
+
+    // Bound to a device, a live reference: the operator stays, and the refusal names the binding.
+    const bound = await fx.createRecord("operator", "agent_a", { nickname: "Sokha Bound" });
+    const reply = await agentA.post("/merchant/operator-bind-machine", {
+      operator_id: bound.id,
+      machine_id: machine.id,
+      profit_type: "percent",
+      profit_percent: 0.1,
+    });
+    expect(reply.status, reply.raw).toBe(200);
+    expect((await agentA.del(`/merchant/operator-delete?id=${bound.id as number}`)).status).toBe(200);
+    const refused = await agentA.del(`/merchant/operator-recycle-destroy?id=${bound.id as number}`);
+    expect(refused.status, refused.raw).toBe(409);
+    expect(refused.body.message).toMatch(/^“Sokha Bound” is still used \(.+ 1\); change or remove those first$/);
+    expect(await exists("operator", bound.id)).toBe(true);
+  });
+});
+
 describe("a device's outlet, a live reference", () => {
   const said: Record<string, RegExp> = {
     en: /^“Kiosk With Device” is still used \(Device 1\); change or remove those first$/,
