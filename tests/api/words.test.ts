@@ -449,6 +449,30 @@ describe("every history kind, in five languages", () => {
     expect(lines).toBeGreaterThan(1000);
   }, 300_000);
 
+  it("reads a time on the business's clock (Asia/Bangkok, UTC+7), the same in every language", async () => {
+    const model = models.get("clean_record")!;
+    const entries = [
+      {
+        id: 1,
+        action: "update",
+        // 05:30 and 17:45 UTC: 12:30 that day and 00:45 the next, in Bangkok.
+        changes: { cleaned_at: ["2026-11-20T05:30:00.000Z", "2026-11-20T17:45:00.000Z"] },
+        at: "2026-11-28T08:00:00.000Z",
+        actor_kind: "agent",
+        actor_id: t.ids.agent_a,
+        actor_name: null,
+      },
+    ];
+    for (const lng of LANGUAGES) {
+      const ctx = { db: t.db, lng: lng as Language } as unknown as Ctx;
+      const [entry] = await describeHistory(ctx, model, entries);
+      expect(
+        entry.lines.map((line) => [line.field, line.before, line.after]),
+        lng,
+      ).toEqual([["cleaned_at", "2026-11-20 12:30:00", "2026-11-21 00:45:00"]]);
+    }
+  });
+
   it("names an actor whose account is gone by its kind, each kind that signs in, in words", async () => {
     const model = models.get("shop")!;
     const wrong: string[] = [];
