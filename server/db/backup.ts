@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { createInterface } from "node:readline";
+import { StringDecoder } from "node:string_decoder";
 import { once } from "node:events";
 import { createServer, type Server } from "node:net";
 import type { Writable } from "node:stream";
@@ -153,40 +153,46 @@ export async function writeBackup(db: Db, dataDir: string | undefined, out: Writ
 
 type Line = Record<string, unknown> | unknown[];
 
-/** The file's lines, parsed, with what they were; errors of reading said in words. */
+/**
+ * The file's lines, parsed, with what they were; errors of reading said in words. Read as the stream comes
+ * (a line at a time is all that is held), so a backup of any size is read in the same memory.
+ */
 async function* linesOf(file: string): AsyncGenerator<{ text: string; value: Line }> {
+  if (!existsSync(file)) throw new BackupError(`There is no file ${file}.`);
   const input = createReadStream(file);
   const gunzip = createGunzip();
-  const failed = new Promise<never>((_, reject) => {
-    const fail = (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === "ENOENT"
-          ? new BackupError(`There is no file ${file}.`)
-          : error.code === "Z_BUF_ERROR" || /unexpected end/i.test(error.message)
-            ? new BackupError(`${file} is cut short: the backup was not written to its end (a copy stopped early?).`)
-            : new BackupError(`${file} is not a backup of this console, or it is damaged (it cannot be uncompressed).`),
-      );
-    input.once("error", fail);
-    gunzip.once("error", fail);
-  });
-  failed.catch(() => {});
-  const lines = createInterface({ input: input.pipe(gunzip), crlfDelay: Infinity });
-  const iterator = lines[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      const next = await Promise.race([iterator.next(), failed]);
-      if (next.done) break;
-      let value: Line;
-      try {
-        value = JSON.parse(next.value) as Line;
-      } catch {
-        throw new BackupError(`${file} is not a backup of this console (a line of it is not JSON).`);
-      }
-      yield { text: next.value, value };
+  input.once("error", (error) => gunzip.destroy(error));
+  input.pipe(gunzip);
+  const decoder = new StringDecoder("utf8");
+  const parsed = (text: string) => {
+    try {
+      return { text, value: JSON.parse(text) as Line };
+    } catch {
+      throw new BackupError(`${file} is not a backup of this console (a line of it is not JSON).`);
     }
+  };
+  let rest = "";
+  try {
+    for await (const chunk of gunzip) {
+      rest += decoder.write(chunk as Buffer);
+      let from = 0;
+      for (let at = rest.indexOf("\n"); at >= 0; at = rest.indexOf("\n", from)) {
+        yield parsed(rest.slice(from, at));
+        from = at + 1;
+      }
+      rest = rest.slice(from);
+    }
+    rest += decoder.end();
+    if (rest) yield parsed(rest);
+  } catch (error) {
+    if (error instanceof BackupError) throw error;
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw code === "Z_BUF_ERROR" || /unexpected end/i.test(message)
+      ? new BackupError(`${file} is cut short: the backup was not written to its end (a copy stopped early?).`)
+      : new BackupError(`${file} is not a backup of this console, or it is damaged (it cannot be uncompressed).`);
   } finally {
-    lines.close();
     input.destroy();
+    gunzip.destroy();
   }
 }
 
