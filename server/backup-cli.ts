@@ -3,6 +3,7 @@
 // are those of DATA_DIR. A backup of PGlite while its server runs is asked of that server (its socket in the
 // data folder); on PostgreSQL it is read beside the running servers.
 import { createWriteStream, existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { connect } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { once } from "node:events";
@@ -10,6 +11,7 @@ import { pipeline } from "node:stream/promises";
 import { DataDirLockedError, openPglite, openPostgres, type Db } from "./db/db.ts";
 import { backupSocketPath, BackupError, checkBackup, restoreBackup, rowsHeld, writeBackup } from "./db/backup.ts";
 import { differences } from "./domain/money/ledger.ts";
+import { ROOT } from "./core/root.ts";
 
 const dataDir = resolve(process.env.DATA_DIR || "./data");
 const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -96,6 +98,16 @@ async function backup(file: string): Promise<void> {
 
 async function restore(file: string): Promise<void> {
   const started = performance.now();
+  // A new embedded database is made by a process of its own, as npm start makes one: the memory PGlite's
+  // initdb takes is not given back, and the restore needs it for the rows.
+  if (!databaseUrl && !existsSync(join(dataDir, "pgdata", "PG_VERSION"))) {
+    const made = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "server/db/create-cli.ts")], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    if (made.status !== 0) throw new Error(`Could not create the database in ${dataDir} (exit ${made.status})`);
+  }
   const db = databaseUrl ? await openPostgres(databaseUrl) : await openPglite(dataDir);
   try {
     const restored = await restoreBackup(file, db, { dataDir });
