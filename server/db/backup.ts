@@ -22,7 +22,7 @@ import type { Writable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import { q } from "../core/sql.ts";
 import type { Db, Queryable } from "./db.ts";
-import { migrate, tableSpecs } from "./migrate.ts";
+import { migrate, tableSpecs, titleCopies } from "./migrate.ts";
 import { rebuildRollups, ROLLUP_TABLES } from "./rollups.ts";
 
 export const BACKUP_FORMAT = "merchant-console-backup";
@@ -381,8 +381,10 @@ export async function restoreBackup(
         );
       const broughtUp = [...fit.missingTables, ...fit.missingColumns];
       if (broughtUp.length) {
-        // The file's version lacked these: the statements that add them are recorded as a migration would be,
-        // and the roll-ups, which may count what the new columns hold, are worked out afresh.
+        // The file's version lacked these. As a migration adding them would: history's copies of titles filled
+        // from the records they name, the roll-ups (which may count what new columns hold) worked out afresh,
+        // and what was added recorded.
+        for (const statement of titleCopies(new Set(fit.missingColumns))) await tx.query(statement);
         await tx.query(`insert into sys_migration (statement) values ($1)`, [
           `-- restored from a backup made ${header.made}; added by this version: ${broughtUp.join(", ")}`,
         ]);
