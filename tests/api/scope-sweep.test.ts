@@ -13,8 +13,7 @@
 //
 // The oracle, plain rules over the world as SQL reads it (not the server's scope code), says what each
 // principal may see: the admin everything; an agent the rows whose agent_path starts with its own; an
-// operator its bound devices, the rows that name it, and of entities that name no operator the rows of its
-// bound devices; an outlet manager its
+// operator its bound devices, the rows of those devices and the rows that name it; an outlet manager its
 // outlets (still its agent's), the devices at them, the rows of those devices and its own account; each plus the records
 // those rows point at (their x-relation fields: a screen shows the name of its device's outlet, README
 // "titles"), plus every unscoped (catalogue) record.
@@ -206,21 +205,6 @@ function oracle(world: World, who: Who): Visible {
     if (!set) visible.set(table, (set = new Set()));
     set.add(n);
   };
-  for (const [model, row] of inScope(world, who)) {
-    add(model.table, row.id);
-    // One step along its relations: the records its screen names.
-    for (const pointer of pointersOf(model)) {
-      const target = modelOf(pointer.target).table;
-      const value = row[pointer.field];
-      const values = Array.isArray(value) ? value : [value];
-      for (const v of values) add(target, pointer.item ? (v as Row | null)?.[pointer.item] : v);
-    }
-  }
-  return visible;
-}
-
-/** The rows in the principal's own scope, by the rules above (without the records they name). */
-function inScope(world: World, who: Who): [EntityModel, Row][] {
   const own: [EntityModel, Row][] = [];
   if (who === "operator_a") {
     const op = world.operator.id;
@@ -232,14 +216,12 @@ function inScope(world: World, who: Who): [EntityModel, Row][] {
     );
     for (const model of models.values())
       for (const row of world.rows.get(model.table)!) {
-        // Of what names an operator, only what names it (its clean records, not another's on its device).
         const mine =
           !model.scoped ||
           (model.name === "machine" && bound.has(row.id as number)) ||
           (model.name === "operator" && row.id === op) ||
-          (model.fields.has("operator_id")
-            ? Number(row.operator_id) === op
-            : model.fields.has("machine_id") && bound.has(Number(row.machine_id)));
+          (model.fields.has("machine_id") && bound.has(Number(row.machine_id))) ||
+          (model.fields.has("operator_id") && Number(row.operator_id) === op);
         if (mine) own.push([model, row]);
       }
   } else if (who === "manager_a") {
@@ -276,7 +258,17 @@ function inScope(world: World, who: Who): [EntityModel, Row][] {
       for (const row of world.rows.get(model.table)!)
         if (!model.scoped || String(row.agent_path).startsWith(path)) own.push([model, row]);
   }
-  return own;
+  for (const [model, row] of own) {
+    add(model.table, row.id);
+    // One step along its relations: the records its screen names.
+    for (const pointer of pointersOf(model)) {
+      const target = modelOf(pointer.target).table;
+      const value = row[pointer.field];
+      const values = Array.isArray(value) ? value : [value];
+      for (const v of values) add(target, pointer.item ? (v as Row | null)?.[pointer.item] : v);
+    }
+  }
+  return visible;
 }
 
 const isVisible = (visible: Visible, ref: Ref) =>
@@ -1044,32 +1036,6 @@ describe("the scope sweep", () => {
     expect(report.leaks).toEqual([]);
     expect(report.interference).toEqual([]);
   }, 600_000);
-
-  it("counts in each list's total exactly the live rows of the caller's scope, as any principal", async () => {
-    const wrong: string[] = [];
-    const compared = new Map<Who, number>();
-    for (const who of PRINCIPALS) {
-      const own = inScope(world, who);
-      for (const model of tables) {
-        if (!has(model, "list")) continue;
-        const expected = own.filter(([m, row]) => m === model && (row.deleted_at ?? null) === null).length;
-        const reply = await send(t, tokens.get(who)!, {
-          call: model.x.calls.list!,
-          label: "",
-          options: { method: "GET", url: `${callUrl(model.x.basePath, model.x.calls.list!)}?page=1&limit=1` },
-        });
-        if (reply.status !== 200) continue;
-        const answer = reply.answer as { data: { total: number; total_exact?: boolean } };
-        compared.set(who, (compared.get(who) ?? 0) + 1);
-        if (answer.data.total !== expected || answer.data.total_exact === false)
-          wrong.push(`${model.name} as ${who}: ${answer.data.total} listed, ${expected} in scope`);
-      }
-    }
-    console.log(`list totals compared: ${JSON.stringify(Object.fromEntries(compared))}`);
-    expect(wrong).toEqual([]);
-    // Every principal lists something: none is checked by its refusals alone.
-    for (const who of PRINCIPALS) expect(compared.get(who) ?? 0, who).toBeGreaterThan(0);
-  });
 
   it("answers no id, code or name from outside the caller's scope, to any POST operation that answers data", async () => {
     const started = performance.now();
