@@ -28,6 +28,9 @@
 //      walker cannot see: counts and sums over other agents' rows, another record's limits.
 // Then the walker over the POST operations whose answer can carry data, run with valid generated input
 // (the world read again after those that succeed). A 4xx is never a leak; a 5xx is reported too.
+// Before both, each entity list and recycle bin, as each principal: 403 without its permission, else its
+// `total`, marked exact, equal to an SQL count of the rows in the principal's scope (`scopeSql`, written
+// here from the same rules), with the records out of its scope in the world.
 import fc from "fast-check";
 import type { InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,6 +39,7 @@ import type { CallKind, JsonSchemaNode, JsonSchemaOperation } from "../../src/sc
 import { models, modelOf, resolveNode, type EntityModel, type Field } from "../../server/model/model.ts";
 import { translate } from "../../server/core/i18n.ts";
 import { declaredCalls, urlOf as callUrl } from "../../server/http/routes.ts";
+import { permissionOfCall } from "../../src/schema/permissions.ts";
 import { operationValidator } from "../../server/entities/validation.ts";
 import * as repo from "../../server/entities/repository.ts";
 import { exampleOf, Fixtures, has, type Owner, type Row } from "./fixtures.ts";
@@ -848,6 +852,70 @@ async function tagTexts(t: TestApp): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------- list totals, counted apart
+
+/**
+ * The rows of an entity's list (or recycle bin) a principal's scope holds, as one SQL condition written
+ * here from the rules the oracle states (not the server's scope code): the admin every row; an agent the
+ * rows below its path; an operator (within its agent's path) its bound devices, their rows, and of other
+ * scoped records what those devices name, except that a row with an operator column is that operator's
+ * own whichever device it names (a clean record: those it made; the oracle, an upper bound for what may
+ * be seen, lets it see others' on its devices too; `scope.test.ts` holds the narrower rule); an outlet
+ * manager (within its agent's path) its live outlets still its agent's, the live devices at them, those
+ * devices' rows, the rows of its outlets that name no device, its own account and what those devices
+ * name. Unscoped (catalogue) records: every row.
+ */
+function scopeSql(model: EntityModel, who: Who, world: World): string {
+  if (!model.scoped || who === "admin") return "true";
+  const named = (devices: string) =>
+    [...modelOf("machine").fields.values()]
+      .filter((f) => f.stored && relationOf(modelOf("machine"), f.name) === model.name)
+      .map((f) => `id in (select "${f.name}" from "machine" where deleted_at is null and id in ${devices})`);
+  const any = (parts: string[]) => (parts.length ? `(${parts.join(" or ")})` : "false");
+  if (who === "operator_a") {
+    const op = world.operator.id;
+    const bound = `(select b.machine_id from "operator_binding" b where b.operator_id = ${op})`;
+    const parts: string[] = [];
+    if (model.name === "machine") parts.push(`id in ${bound}`);
+    else if (model.name === "operator") parts.push(`id = ${op}`);
+    else if (model.fields.has("operator_id")) parts.push(`operator_id = ${op}`);
+    else if (model.fields.has("machine_id")) parts.push(`machine_id in ${bound}`);
+    else parts.push(...named(bound));
+    return `(agent_path like '${world.operator.path}%' and ${any(parts)})`;
+  }
+  if (who === "manager_a") {
+    const me = world.manager.id;
+    const outlets = `(select s.id from "shop" s join "shop_manager" m on m.id = ${me}
+                       where m.deleted_at is null and s.deleted_at is null and s.agent_id = m.agent_id
+                         and m.shop_ids @> jsonb_build_array(s.id))`;
+    const devices = `(select d.id from "machine" d where d.deleted_at is null and d.shop_id in ${outlets})`;
+    const parts: string[] = [];
+    if (model.name === "machine") parts.push(`shop_id in ${outlets}`);
+    else if (model.name === "shop") parts.push(`id in ${outlets}`);
+    else if (model.name === "shop_manager") parts.push(`id = ${me}`);
+    else if (model.fields.has("machine_id")) parts.push(`machine_id in ${devices}`);
+    else if (model.fields.has("shop_id")) parts.push(`shop_id in ${outlets}`);
+    else parts.push(...named(devices));
+    return `(agent_path like '${world.manager.path}%' and ${any(parts)})`;
+  }
+  return `agent_path like '${world.agents[who].path}%'`;
+}
+
+/**
+ * Whether the principal holds a permission: the admin all, an agent its role's (as the database holds
+ * it), an operator and an outlet manager their declared sign-in set.
+ */
+async function holds(t: TestApp, world: World, who: Who, permission: string): Promise<boolean> {
+  if (who === "admin") return true;
+  if (who === "operator_a" || who === "manager_a")
+    return modelOf(who === "operator_a" ? "operator" : "shop_manager").x.signIn!.permissions.includes(permission);
+  const { rows } = await t.db.query<{ permissions: string[] | null }>(
+    `select r.permissions from "agent" a join "role" r on r.id = a.role_id where a.id = $1`,
+    [world.agents[who].id],
+  );
+  return (rows[0]?.permissions ?? []).includes(permission);
+}
+
 // ---------------------------------------------------------------- the suite
 
 let t: TestApp;
@@ -984,6 +1052,84 @@ describe("the scope sweep", () => {
     expect(get.length + post.length + skipped.size).toBe(declaredCalls().length);
     expect(new Set([...get, ...post, ...skipped.keys()])).toEqual(new Set(t.app.servedCalls));
   });
+
+  it("answers each list's total, exact, as the rows in the caller's scope counted in SQL, as any principal", async () => {
+    const lists = [...models.values()].flatMap((model) =>
+      (["list", "recycleList"] as const)
+        .filter((kind) => has(model, kind) && model.x.storage === "table")
+        .map((kind) => ({ model, kind })),
+    );
+    const wrong: string[] = [];
+    const mixed = new Map<Who, number>();
+    const called = new Map<Who, number>();
+    // Clean records name an operator: one of operator_a's on a device not bound to it (its own), one of no
+    // operator's on its bound device (not its own). Removed afterwards: the world stays as the sweeps read it.
+    const bound = new Set(
+      world.rows
+        .get("operator_binding")!
+        .filter((r) => Number(r.operator_id) === world.operator.id)
+        .map((r) => Number(r.machine_id)),
+    );
+    const unboundDevice = world.rows
+      .get("machine")!
+      .find((r) => String(r.agent_path) === world.agents.agent_a.path && !bound.has(r.id as number))!.id;
+    const extra = [
+      await fx.insertRecord("clean_record", "agent_a", { operator_id: world.operator.id, machine_id: unboundDevice }),
+      await fx.insertRecord("clean_record", "agent_a", { operator_id: null, machine_id: [...bound][0] }),
+    ].map((r) => r.id as number);
+    try {
+      for (const who of PRINCIPALS)
+        for (const { model, kind } of lists) {
+          const url = callUrl(model.x.basePath, model.x.calls[kind]!);
+          const sent = await send(t, tokens.get(who)!, {
+            call: nameOf(url),
+            label: "",
+            options: { method: "GET", url: `${url}?limit=1` },
+          });
+          const at = `${nameOf(url)} as ${who}`;
+          if (!(await holds(t, world, who, permissionOfCall(model.name, kind)))) {
+            if (sent.status !== 403) wrong.push(`${at}: ${sent.status}, not 403, without the permission`);
+            continue;
+          }
+          const deleted = model.recycle
+            ? kind === "recycleList"
+              ? "deleted_at is not null"
+              : "deleted_at is null"
+            : "true";
+          const count = async (rule: string) =>
+            Number(
+              (
+                await t.db.query<{ n: number }>(
+                  `select count(*)::int as n from "${model.table}" where ${deleted} and ${rule}`,
+                )
+              ).rows[0].n,
+            );
+          const [inScope, all] = [await count(scopeSql(model, who, world)), await count("true")];
+          called.set(who, (called.get(who) ?? 0) + 1);
+          if (inScope > 0 && inScope < all) mixed.set(who, (mixed.get(who) ?? 0) + 1);
+          const data = (sent.answer as { data?: { total?: unknown; total_exact?: unknown } } | undefined)?.data;
+          if (sent.status !== 200) wrong.push(`${at}: ${sent.status} ${sent.text?.slice(0, 120)}`);
+          else if (data?.total !== inScope || data.total_exact !== true)
+            wrong.push(
+              `${at}: total ${String(data?.total)} (exact: ${String(data?.total_exact)}), SQL counts ${inScope} of ${all}`,
+            );
+        }
+    } finally {
+      await t.db.query(`delete from "clean_record" where id = any($1::bigint[])`, [extra]);
+    }
+    console.log(
+      `list totals: ${lists.length} lists × ${PRINCIPALS.length} principals; called (some rows in scope, some not): ${PRINCIPALS.map(
+        (who) => `${who} ${called.get(who) ?? 0} (${mixed.get(who) ?? 0})`,
+      ).join(", ")}`,
+    );
+    expect(wrong).toEqual([]);
+    // Every principal lists something, and every one but the admin has rows in and out of its scope in some
+    // list it calls: the counts could have told a scope that let others' rows in, or left its own out.
+    for (const who of PRINCIPALS) {
+      expect(called.get(who) ?? 0, who).toBeGreaterThan(0);
+      if (who !== "admin") expect(mixed.get(who) ?? 0, who).toBeGreaterThan(0);
+    }
+  }, 120_000);
 
   it("answers no id, code or name from outside the caller's scope, to any GET, as any principal", async () => {
     const started = performance.now();
