@@ -147,6 +147,24 @@ describe("demo seed", () => {
     expect(problems).toEqual([]);
   });
 
+  it("keeps on every history row the title of the record it names (a clean record its operator's name)", async () => {
+    const problems: string[] = [];
+    for (const model of tables())
+      for (const [name, property] of Object.entries(model.schema.properties)) {
+        const copy = property["x-relation"]?.titleCopy;
+        if (!copy) continue;
+        const target = m.modelOf(property["x-relation"]!.entity);
+        const { rows } = await db.query<{ n: number }>(
+          `select count(*)::int as n from ${q(model.table)} t join ${q(target.table)} x on x.id::text = t.${q(name)}::text
+            where t.${q(copy)}::text is distinct from x.${q(target.titleField!)}::text`,
+        );
+        if (rows[0].n) problems.push(`${model.table}.${copy}: ${rows[0].n} not its ${target.name}'s title`);
+      }
+    expect(problems).toEqual([]);
+    const { rows } = await db.query<{ n: number }>(`select count(operator_name)::int as n from clean_record`);
+    expect(rows[0].n).toBeGreaterThan(0);
+  });
+
   it("creates the five demo accounts", async () => {
     const agent = async (account: string) =>
       (
