@@ -2,11 +2,14 @@
 // devices): an order, a profit record or a scan record keeps the outlet's, page's and application's names
 // it was written with, so an outlet only history names can be destroyed and the order list, detail and
 // export still read its name. A live reference (a device's outlet) still refuses, naming the device, in
-// every language; an agent its money rows name is never destroyed, and the refusal says why.
+// every language; an agent its money rows name is never destroyed, and the refusal says why. An operator
+// only clean records name (issue 31) is destroyed the same way, and the clean record list still reads its
+// name; its device binding, a live reference, still refuses.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
 import { Fixtures, type ListData, type Row } from "./fixtures.ts";
 import { post as postLedger } from "../../server/domain/money/ledger.ts";
+import { migrate } from "../../server/db/migrate.ts";
 
 let t: TestApp;
 let fx: Fixtures;
@@ -89,42 +92,6 @@ describe("an outlet only history names", () => {
   });
 });
 
-describe("an operator only its clean records name", () => {
-  it("is destroyed, and the clean records still read its name; a bound one still refuses, naming the binding", async () => {
-    const operator = await fx.createRecord("operator", "agent_a", { nickname: "Dara Clean" });
-    const machine = await fx.createRecord("machine", "agent_a", { kind: "vending", mac_name: "VM-CLEAN-01" });
-    const record = await fx.insertRecord("clean_record", "agent_a", {
-      operator_id: operator.id,
-      machine_id: machine.id,
-      mac_name: "VM-CLEAN-01",
-    });
-    expect(record.operator_name).toBe("Dara Clean");
-    expect((await agentA.del(`/merchant/operator-delete?id=${operator.id as number}`)).status).toBe(200);
-    const gone = await agentA.del(`/merchant/operator-recycle-destroy?id=${operator.id as number}`);
-    expect(gone.status, gone.raw).toBe(200);
-    expect(await exists("operator", operator.id)).toBe(false);
-    const list = await agentA.get<Titled>(`/merchant/machine-clean-log-list?machine_id=${machine.id as number}`);
-    expect(list.status, list.raw).toBe(200);
-    expect(list.body.data.list.map((r) => [r.id, r.operator_id])).toEqual([[record.id, operator.id]]);
-    expect(list.body.data.titles.operator[operator.id as number]).toBe("Dara Clean");
-
-    // Bound to a device, a live reference: the operator stays, and the refusal names the binding.
-    const bound = await fx.createRecord("operator", "agent_a", { nickname: "Sokha Bound" });
-    const reply = await agentA.post("/merchant/operator-bind-machine", {
-      operator_id: bound.id,
-      machine_id: machine.id,
-      profit_type: "percent",
-      profit_percent: 0.1,
-    });
-    expect(reply.status, reply.raw).toBe(200);
-    expect((await agentA.del(`/merchant/operator-delete?id=${bound.id as number}`)).status).toBe(200);
-    const refused = await agentA.del(`/merchant/operator-recycle-destroy?id=${bound.id as number}`);
-    expect(refused.status, refused.raw).toBe(409);
-    expect(refused.body.message).toMatch(/^“Sokha Bound” is still used \(.+ 1\); change or remove those first$/);
-    expect(await exists("operator", bound.id)).toBe(true);
-  });
-});
-
 describe("a device's outlet, a live reference", () => {
   const said: Record<string, RegExp> = {
     en: /^“Kiosk With Device” is still used \(Device 1\); change or remove those first$/,
@@ -169,5 +136,80 @@ describe("an agent its money rows name", () => {
       /^“Ledger Keeper” has money records \(Payment record 1\): the ledger is never changed/,
     );
     expect(await exists("agent", id)).toBe(true);
+  });
+});
+
+describe("an operator only clean records name", () => {
+  const operator = async (nickname: string) => {
+    const made = await agentA.post<Row>("/merchant/operator-add", {
+      nickname,
+      account: nickname.toLowerCase().replace(/\W+/g, "_"),
+      password: "restock-2026",
+      confirm_password: "restock-2026",
+    });
+    expect(made.status, made.raw).toBe(200);
+    return Number(made.body.data.id);
+  };
+  const cleaned = (operatorId: number, remark: string) =>
+    fx.insertRecord("clean_record", "agent_a", { operator_id: operatorId, remark });
+
+  it("is destroyed, and the clean record list still reads its name", async () => {
+    const id = await operator("Sweeper Gone");
+    const written = await cleaned(id, "HNAME-CLEAN-1");
+    expect(written.operator_name).toBe("Sweeper Gone");
+    expect((await agentA.del(`/merchant/operator-delete?id=${id}`)).status).toBe(200);
+    const gone = await agentA.del(`/merchant/operator-recycle-destroy?id=${id}`);
+    expect(gone.status, gone.raw).toBe(200);
+    expect(await exists("operator", id)).toBe(false);
+
+    const list = await agentA.get<Titled>(`/merchant/machine-clean-log-list?operator_id=${id}`);
+    expect(list.status, list.raw).toBe(200);
+    expect(list.body.data.list.map((r) => [r.id, r.operator_id, r.operator_name, r.remark])).toEqual([
+      [written.id, id, "Sweeper Gone", "HNAME-CLEAN-1"],
+    ]);
+    expect(list.body.data.titles.operator[id]).toBe("Sweeper Gone");
+  });
+
+  it("keeps the name the record was written with while the operator's own name shows", async () => {
+    const id = await operator("Sweeper Old");
+    await cleaned(id, "HNAME-CLEAN-2");
+    await t.db.query(`update operator set nickname = 'Sweeper New' where id = $1`, [id]);
+    const list = await agentA.get<Titled>(`/merchant/machine-clean-log-list?operator_id=${id}`);
+    expect(list.body.data.titles.operator[id]).toBe("Sweeper New");
+    expect(list.body.data.list.map((r) => r.operator_name)).toEqual(["Sweeper Old"]);
+  });
+
+  it("is not destroyed by another agent (404)", async () => {
+    const id = await operator("Sweeper Guarded");
+    await cleaned(id, "HNAME-CLEAN-3");
+    expect((await agentA.del(`/merchant/operator-delete?id=${id}`)).status).toBe(200);
+    expect((await agentB.del(`/merchant/operator-recycle-destroy?id=${id}`)).status).toBe(404);
+    expect(await exists("operator", id)).toBe(true);
+  });
+
+  it("bound to a device still refuses with the 409 naming the binding", async () => {
+    const id = await operator("Sweeper Bound");
+    await cleaned(id, "HNAME-CLEAN-4");
+    await fx.createRecord("operator_binding", "agent_a", { operator_id: id });
+    expect((await agentA.del(`/merchant/operator-delete?id=${id}`)).status).toBe(200);
+    const destroy = await agentA.del(`/merchant/operator-recycle-destroy?id=${id}`);
+    expect(destroy.status, destroy.raw).toBe(409);
+    expect(destroy.body.message).toMatch(
+      /^“Sweeper Bound” is still used \(Operator device 1\); change or remove those first$/,
+    );
+    expect(await exists("operator", id)).toBe(true);
+  });
+
+  it("gets its column added by the migration, nullable, with the name each operator has now", async () => {
+    const id = await operator("Sweeper Migrated");
+    const kept = await cleaned(id, "HNAME-CLEAN-5");
+    await t.db.query(`alter table clean_record drop column operator_name`);
+    expect((await migrate(t.db)).statements).toEqual([
+      `alter table "clean_record" add column "operator_name" text`,
+      `update "clean_record" r set "operator_name" = t."nickname" from "operator" t
+          where r."operator_name" is null and t.id = r."operator_id"`,
+    ]);
+    const { rows } = await t.db.query<Row>(`select operator_name from clean_record where id = $1`, [kept.id]);
+    expect(rows.map((r) => r.operator_name)).toEqual(["Sweeper Migrated"]);
   });
 });
