@@ -160,7 +160,7 @@ async function refuseTaken(tx: Queryable, ctx: Ctx, model: EntityModel, ids: num
     value = titles[target]?.[Number(taken.value)] ?? value;
   }
   throw new HttpError(409, "recoverTaken", {
-    title: taken.title ?? unnamed(ctx.lng, model.name),
+    title: taken.title || unnamed(ctx.lng, model.name),
     field: translate(ctx.lng, fieldLabelKey(model.base, taken.field)),
     value,
   });

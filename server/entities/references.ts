@@ -115,7 +115,7 @@ export async function refuseInUse(tx: Queryable, ctx: Ctx, model: EntityModel, i
     `select ${titleField ? `${q(titleField)}::text` : "null"} as title from ${q(model.table)} where id = $1`,
     [used.target],
   );
-  const title = rows[0]?.title ?? unnamed(ctx.lng, model.name);
+  const title = rows[0]?.title || unnamed(ctx.lng, model.name);
   if (ledger) throw new HttpError(409, "agentKeepsLedger", { title, uses: used.uses.join(", ") });
   throw new HttpError(409, "inUse", { title, uses: used.uses.join(", ") });
 }

@@ -92,7 +92,7 @@ export function TabBar() {
     const entity = tab.entity && i18n.exists(entityNameKey(tab.entity)) ? t(entityNameKey(tab.entity)) : name;
     if (tab.action === "create") return t("tabs.create", { entity: inPhrase(entity, i18n.resolvedLanguage) });
     // Until the record's title is known (it comes with the record), its kind.
-    const record = tab.title ?? entity;
+    const record = tab.title || entity;
     return tab.action === "edit" ? t("tabs.edit", { title: record }) : record;
   };
 
