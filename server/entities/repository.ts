@@ -482,9 +482,9 @@ export async function takenInBin(
   if (!model.recycle) return undefined;
   for (const set of model.x.unique ?? []) {
     const field = set[set.length - 1];
-    const title = model.titleField ? `${q(model.titleField)}::text` : "null";
+    const title = model.titleField ? `r.${q(model.titleField)}::text` : "null";
     const { rows } = await db.query<{ id: number; title: string | null; value: string | null }>(
-      `select r.id, r.${title} as title, r.${q(field)}::text as value from ${q(model.table)} r
+      `select r.id, ${title} as title, r.${q(field)}::text as value from ${q(model.table)} r
         where r.id = any($1) and r.deleted_at is not null
           and exists (select 1 from ${q(model.table)} l
                        where l.deleted_at is null and ${set.map((f) => `l.${q(f)} = r.${q(f)}`).join(" and ")})
