@@ -196,6 +196,11 @@ async function* linesOf(file: string): AsyncGenerator<{ text: string; value: Lin
   }
 }
 
+/** A path of the data folder a file line may name: under an upload folder, nothing climbing out of it. */
+const FILE_PATH = new RegExp(
+  `^(${FILE_FOLDERS.join("|")})/([A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*$`,
+);
+
 /**
  * Reads a backup file through and checks it: ours, whole (its last line and checksum) and in order.
  * Answers its header and what it holds; a BackupError says what is wrong.
@@ -236,8 +241,11 @@ export async function checkBackup(file: string): Promise<{ header: BackupHeader;
     else if (kind === "end" && name === table) {
       counted.tables[table] = rows;
       table = undefined;
-    } else if (kind === "file" && table === undefined) counted.files++;
-    else throw notOurs;
+    } else if (kind === "file" && table === undefined) {
+      if (!FILE_PATH.test(name) || name.split("/").includes(".."))
+        throw new BackupError(`${file} names a file outside the upload folders (${name}): it is refused.`);
+      counted.files++;
+    } else throw notOurs;
   }
   if (!header) throw new BackupError(`${file} is empty: it is not a backup.`);
   if (!done)
@@ -252,11 +260,6 @@ export async function checkBackup(file: string): Promise<{ header: BackupHeader;
     throw new BackupError(`${file} is damaged: what it holds differs from what it says it holds.`);
   return { header, summary: counted };
 }
-
-/** A path of the data folder a file line may name: under an upload folder, nothing climbing out of it. */
-const FILE_PATH = new RegExp(
-  `^(${FILE_FOLDERS.join("|")})/([A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*$`,
-);
 
 /** How a file's tables and columns fit this version: those it lacks (older), or a refusal (newer). */
 function fitOf(file: string, header: BackupHeader): { missingTables: string[]; missingColumns: string[] } {
@@ -360,8 +363,7 @@ export async function restoreBackup(
           await flush();
           table = undefined;
         } else if (kind === "file" && withFiles) {
-          if (!FILE_PATH.test(name) || name.split("/").includes(".."))
-            throw new BackupError(`${file} names a file outside the upload folders (${name}): it is refused.`);
+          // Its path was checked with the rest of the file (checkBackup): under an upload folder.
           const path = join(options.dataDir!, name);
           await mkdir(dirname(path), { recursive: true });
           await writeFile(path, Buffer.from(data, "base64"), { flag: "wx" });

@@ -328,7 +328,7 @@ describe("a restore refuses", () => {
     await expect(restoreBackup(climbing, target, { dataDir: join(dir, "climbing") })).rejects.toThrow(
       /names a file outside the upload folders/,
     );
-    // The rows written before it are rolled back, and the files written before it removed.
+    // Refused with the rest of the file before anything is written: no row, no file.
     expect(await contents(target)).toEqual(before);
     expect(() => readFileSync(join(dir, "climbing", [...files.keys()][0]))).toThrow();
   });
