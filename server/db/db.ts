@@ -28,6 +28,12 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   readonly kind: "pglite" | "postgres";
+  /**
+   * Hears the notifications of a channel (LISTEN): each payload, in the order their transactions
+   * committed; `gap` when some may have been missed (the listening connection was lost and is back). The
+   * returned function stops listening.
+   */
+  listen(channel: string, heard: (payload: string) => void, gap: () => void): Promise<() => Promise<void>>;
   /** The pool's connections (PostgreSQL): in use, idle, and callers waiting for one. */
   pool?(): PoolState;
   /**
@@ -138,6 +144,58 @@ export async function openPglite(dataDir?: string, options: { from?: Blob } = {}
       unlock();
     },
     snapshot: () => db.dumpDataDir("none"),
+    // In process: PGlite tells its listeners after the statement that committed.
+    listen: (channel, heard) => db.listen(channel, heard).then((stop) => () => stop()),
+  };
+}
+
+/** How long a lost listening connection waits before it connects again, at first and at most. */
+const LISTEN_RETRY_MS = [500, 10_000];
+
+/**
+ * A connection of its own that listens on PostgreSQL, connected again (after LISTEN_RETRY_MS, doubling)
+ * whenever it is lost; each time it is back, `gap` says notifications may have been missed meanwhile.
+ */
+async function listenOnPostgres(
+  config: pg.ClientConfig,
+  channel: string,
+  heard: (payload: string) => void,
+  gap: () => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let wait = LISTEN_RETRY_MS[0];
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async (first: boolean): Promise<void> => {
+    const next = new pg.Client(config);
+    next.on("notification", (message) => {
+      if (message.channel === channel) heard(message.payload ?? "");
+    });
+    const lost = () => {
+      if (stopped || client !== next) return;
+      client = undefined;
+      timer = setTimeout(() => void connect(false).catch(() => undefined), wait);
+      wait = Math.min(wait * 2, LISTEN_RETRY_MS[1]);
+    };
+    next.on("error", lost);
+    next.on("end", lost);
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      if (first) throw error;
+      lost();
+      return;
+    }
+    wait = LISTEN_RETRY_MS[0];
+    if (!first) gap();
+  };
+  await connect(true);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await client?.end().catch(() => undefined);
   };
 }
 
@@ -214,6 +272,13 @@ export async function openPostgres(url: string, schema?: string): Promise<Db> {
       }
     },
     close: () => pool.end(),
+    listen: (channel, heard, gap) =>
+      listenOnPostgres(
+        { connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) },
+        channel,
+        heard,
+        gap,
+      ),
   };
 }
 

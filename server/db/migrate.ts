@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import type { Db, Queryable } from "./db.ts";
 import { modelOf, storedModels, type EntityModel } from "../model/model.ts";
 import { checkLiveViews, liveViews } from "./live.ts";
+import { changeRoutine } from "./changes.ts";
 import { REBUILD_ROLLUPS, ROLLUP_ROUTINES, ROLLUP_TABLES } from "./rollups.ts";
 import { q } from "../core/sql.ts";
 
@@ -309,7 +310,7 @@ export async function migrate(db: Db): Promise<MigrationReport> {
   // The live views come after the roll-ups they read; each names its table's columns.
   checkLiveViews(storedModels());
   const views = liveViews((model) => entityTable(model).columns.map(([c]) => c));
-  for (const routine of [...ROLLUP_ROUTINES, ...views]) {
+  for (const routine of [...ROLLUP_ROUTINES, ...views, changeRoutine()]) {
     const hash = createHash("sha256").update(routine.statements.join(";\n")).digest("hex").slice(0, 16);
     if (versions.get(`routine:${routine.name}`) === hash) continue;
     statements.push(...routine.statements);

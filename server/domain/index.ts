@@ -5,6 +5,7 @@ import { accounts } from "./accounts/index.ts";
 import { catalogue } from "./catalogue/index.ts";
 import { goods } from "./goods/index.ts";
 import { licence } from "./licence/index.ts";
+import { live } from "./live/index.ts";
 import { machines } from "./machines/index.ts";
 import { money } from "./money/index.ts";
 import { pages } from "./pages/index.ts";
@@ -26,6 +27,7 @@ export const domainAreas = (options: AreaOptions): Area[] => [
   catalogue,
   goods,
   licence,
+  live,
   machines,
   money,
   pages,

@@ -248,6 +248,8 @@ function operationRoute(
       if (received) await rm(received.path, { force: true });
       await limit?.release?.();
     }
+    // A handler that answered by itself (a stream it keeps open) returns the reply.
+    if (data === reply) return reply;
     if (validateAnswer && !validateAnswer(data)) {
       const problems = validateAnswer.errors!.map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
       const error = new AnswerMismatchError(

@@ -5,6 +5,7 @@ import { useCreate, useOne, useUpdate } from "@refinedev/core";
 import { Card } from "antd";
 import { useMemo, useRef } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
+import { ChangedElsewhere } from "./changed-elsewhere.tsx";
 import type { ApiError } from "../app/api.ts";
 import { formSchema, SchemaForm } from "./schema-form.tsx";
 import { keepsRecord, RecordStatus, RefreshFailed, useSave } from "./record-state.tsx";
@@ -74,7 +75,8 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
     resource: view.name,
     id,
     errorNotification: false,
-    queryOptions: { staleTime: 0, gcTime: 0 },
+    // Never read again under the user's hands: a change elsewhere is said instead (changed-elsewhere.tsx).
+    queryOptions: { staleTime: 0, gcTime: 0, meta: { live: "own" } },
   });
   const { mutateAsync } = useUpdate();
   const { fieldErrors, notSent, save } = useSave("messages.editSuccess", "messages.editFailed");
@@ -90,6 +92,7 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
   return (
     <Card className="screen-card form-card" variant="borderless">
       <RefreshFailed error={query.error} />
+      <ChangedElsewhere entity={view.name} id={id} version={version.current} />
       <SchemaForm
         view={view}
         schema={schema}

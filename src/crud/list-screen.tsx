@@ -3,7 +3,7 @@
 // delete / restore / destroy, and export where the entity has an export call. Its parts are in list/:
 // the state (use-entity-list.ts), what the user may do (access.ts), the columns, the toolbar, a row's
 // actions and, on a phone, a row's card.
-import { Alert, Button, Card, Grid, List, Table } from "antd";
+import { Alert, Button, Card, Grid, List, Table, Tag } from "antd";
 import { ReloadOutlined } from "@ant-design/icons";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,6 +18,7 @@ import { listAccess } from "./list/access.ts";
 import { ColumnChooser, useColumnChoice } from "./list/column-choice.tsx";
 import { listColumns } from "./list/columns.tsx";
 import { ListEmpty } from "./list/empty-state.tsx";
+import { entityNameKey } from "../schema/keys.ts";
 import { useListCommands } from "./list/commands.ts";
 import { RowActions } from "./list/row-actions.tsx";
 import { RowCard } from "./list/row-card.tsx";
@@ -45,9 +46,14 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
   const commands = useListCommands(view, recycle, clearSelection);
   const can = listAccess(screen, recycle);
 
-  const rowActions = (row: Row) => (
-    <RowActions screen={screen} recycle={recycle} row={row} can={can} commands={commands} onDone={clearSelection} />
-  );
+  // A row removed from the page elsewhere says so where its actions were (they would act on nothing).
+  const rowActions = (row: Row) =>
+    list.gone.has(row.id) ? (
+      <Tag className="row-gone-tag">{t("live.gone")}</Tag>
+    ) : can.rowActions ? (
+      <RowActions screen={screen} recycle={recycle} row={row} can={can} commands={commands} onDone={clearSelection} />
+    ) : null;
+  const withActions = can.rowActions || list.gone.size > 0;
   const columnChoice = useColumnChoice(resource.identifier);
   const allColumns = listColumns({
     view,
@@ -56,7 +62,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
     titles,
     t,
     lng: i18n.resolvedLanguage,
-    actions: can.rowActions ? rowActions : undefined,
+    actions: withActions ? rowActions : undefined,
   });
   const columns = columnChoice.apply(allColumns);
   // A failed load says why, with a retry, instead of an empty table's "No data".
@@ -148,6 +154,23 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           }
         />
       )}
+      {list.fresh.length > 0 && (
+        // New rows are announced, not slipped in above the ones being read.
+        <Alert
+          className="live-fresh"
+          type="info"
+          showIcon
+          message={t("live.fresh", {
+            count: list.fresh.length,
+            entity: t(entityNameKey(view.name)),
+          })}
+          action={
+            <Button size="small" type="primary" onClick={list.showFresh}>
+              {t("live.showFresh")}
+            </Button>
+          }
+        />
+      )}
       {phone ? (
         <List<Row>
           className="list-cards"
@@ -169,8 +192,8 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
             },
           }}
           renderItem={(row) => (
-            <List.Item key={row.id}>
-              <RowCard view={view} row={row} titles={titles} actions={can.rowActions ? rowActions(row) : undefined} />
+            <List.Item key={row.id} className={list.gone.has(row.id) ? "row-gone" : undefined}>
+              <RowCard view={view} row={row} titles={titles} actions={withActions ? rowActions(row) : undefined} />
             </List.Item>
           )}
         />
@@ -182,6 +205,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           dataSource={rows}
           loading={list.loading}
           onChange={list.onTableChange}
+          rowClassName={(row) => (list.gone.has(row.id) ? "row-gone" : "")}
           // As wide as the screen: the text wraps or is cut (with a tooltip) before the table scrolls, so
           // the action column, fixed on the right, never stands over the row's data.
           scroll={{ x: true }}
@@ -190,6 +214,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
               ? {
                   selectedRowKeys: selected,
                   onChange: (keys) => setSelected(keys as number[]),
+                  getCheckboxProps: (row) => ({ disabled: list.gone.has(row.id) }),
                   preserveSelectedRowKeys: false,
                 }
               : undefined

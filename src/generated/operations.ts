@@ -15,6 +15,7 @@ import goodsDown from "../../schemas/operations/goods-down.json" with { type: "j
 import goodsImage from "../../schemas/operations/goods-image.json" with { type: "json" };
 import goodsSkuActive from "../../schemas/operations/goods-sku-active.json" with { type: "json" };
 import goodsSkuCoffee from "../../schemas/operations/goods-sku-coffee.json" with { type: "json" };
+import liveEvents from "../../schemas/operations/live-events.json" with { type: "json" };
 import login from "../../schemas/operations/login.json" with { type: "json" };
 import logout from "../../schemas/operations/logout.json" with { type: "json" };
 import machineApplicationPlan from "../../schemas/operations/machine-application-plan.json" with { type: "json" };
@@ -102,6 +103,7 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "goods-image": goodsImage as unknown as JsonSchemaOperation,
   "goods-sku-active": goodsSkuActive as unknown as JsonSchemaOperation,
   "goods-sku-coffee": goodsSkuCoffee as unknown as JsonSchemaOperation,
+  "live-events": liveEvents as unknown as JsonSchemaOperation,
   login: login as unknown as JsonSchemaOperation,
   logout: logout as unknown as JsonSchemaOperation,
   "machine-application-plan": machineApplicationPlan as unknown as JsonSchemaOperation,
@@ -189,6 +191,7 @@ export type OperationCall =
   | "goods-image"
   | "goods-sku-active"
   | "goods-sku-coffee"
+  | "live-events"
   | "login"
   | "logout"
   | "machine-application-plan"

@@ -1278,6 +1278,12 @@ export interface GoodsSkuCoffeeInput {
   machine_id: number;
 }
 /**
+ * What changed among the records the caller may read (issue 32: live screens). Asked with `Accept: text/event-stream`, a stream that stays open: an `id` per message (the position to reconnect from with `Last-Event-ID`), `change` events ({ changes }) as writes commit (merged over 150 ms; a change names an entity, its kind of change and its records' ids and versions, or `more` when a write changed more than 50), `reset` when what changed since the given position is no longer known (read everything shown again), and a comment every 25 s. Asked otherwise, the same at once as JSON: the changes after `after` (or the `Last-Event-ID` header) and the position to ask from next (sealed: two positions do not tell how many writes lay between them; it moves only past changes the caller is told).
+ */
+export interface LiveEventsInput {
+  after?: string;
+}
+/**
  * Signs in: an account and its password, exchanged for a merchant token (valid 3 days), the account, its permissions and its menu.
  */
 export interface LoginInput {
@@ -1742,6 +1748,19 @@ export interface GetOpenPluginsAnswer {
 export interface GoodsImageAnswer {
   url: string;
 }
+export interface LiveEventsAnswer {
+  cursor: string;
+  reset: boolean;
+  changes: {
+    entity: string;
+    kind: "added" | "changed" | "removed";
+    records: {
+      id: number;
+      version: number;
+    }[];
+    more: boolean;
+  }[];
+}
 export interface LoginAnswer {
   token: string;
   expires_at: string;
@@ -2098,6 +2117,7 @@ export interface OperationInputs {
   "goods-image": GoodsImageInput;
   "goods-sku-active": GoodsSkuActiveInput;
   "goods-sku-coffee": GoodsSkuCoffeeInput;
+  "live-events": LiveEventsInput;
   login: LoginInput;
   logout: LogoutInput;
   "machine-application-plan": MachineApplicationPlanInput;
@@ -2177,6 +2197,7 @@ export interface OperationAnswers {
   "get-open-plugins": GetOpenPluginsAnswer;
   "goods-image": GoodsImageAnswer;
   "goods-sku-coffee": GoodsSkuCoffeeAnswer;
+  "live-events": LiveEventsAnswer;
   login: LoginAnswer;
   "machine-application-plan": MachineApplicationPlanAnswer;
   "machine-iccid": MachineIccidAnswer;

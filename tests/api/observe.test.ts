@@ -85,6 +85,7 @@ describe("health", () => {
       query: (...args) => (down ? failing() : t.db.query(...args)),
       exec: (sql) => (down ? failing() : t.db.exec(sql)),
       transaction: (fn) => (down ? failing() : t.db.transaction(fn)),
+      listen: (...args) => t.db.listen(...args),
       close: async () => {},
     };
     const app = await buildApp({ db });

@@ -20,6 +20,7 @@ import { SideMenu } from "./side-menu.tsx";
 import { KeptPages } from "./kept-pages.tsx";
 import { TabBar } from "./tab-bar.tsx";
 import { UnsavedChangesGuard } from "../unsaved.tsx";
+import { useLiveScreens } from "../live-refresh.ts";
 
 const COLLAPSED_KEY = "sider_collapsed";
 const ChangePassword = lazyScreen(() => import("./change-password.tsx").then((m) => m.ChangePassword));
@@ -41,6 +42,7 @@ export function Shell() {
   useLayoutEffect(() => pageShown(), [pathname]);
 
   useEffect(() => preloadScreens(), []);
+  useLiveScreens();
   useEffect(() => {
     void api("menu")
       .then((fresh) => {

@@ -9,6 +9,7 @@ import { ApiError } from "../../app/api.ts";
 import { usePageShownNow } from "../../app/page-shown.ts";
 import { fromCrudFilters } from "../filters.ts";
 import { useRelationTitles, type AnswerTitles } from "../relations.ts";
+import { useLiveRows } from "./use-live-rows.ts";
 import type { ScreenContext } from "../resource.ts";
 
 export type Row = Record<string, unknown> & { id: number };
@@ -39,11 +40,20 @@ export function useEntityList(screen: ScreenContext, recycle: boolean) {
     syncWithLocation: true,
     // A list kept hidden for its tab (src/app/layout/kept-pages.tsx) is not refreshed after an action
     // elsewhere (refresh.ts), nor rendered; shown again, it fetches what went stale.
-    queryOptions: { placeholderData: (previous) => previous, meta: { shown: shownNow } },
+    // The stream's changes are the list's own to apply (use-live-rows.ts), not the shell's (live-refresh.ts).
+    queryOptions: { placeholderData: (previous) => previous, meta: { shown: shownNow, live: "own" } },
     errorNotification: (error) => ({ type: "error", message: error?.message ?? "" }),
   });
-  const rows = table.result.data as Row[];
   const query = table.tableQuery;
+  const live = useLiveRows({
+    entity: view.name,
+    key: JSON.stringify([recycle, table.currentPage, table.pageSize, table.sorters, table.filters, countExact]),
+    fetched: query.data === undefined ? undefined : (table.result.data as Row[]),
+    fetchedAt: query.dataUpdatedAt,
+    refetch: () => query.refetch(),
+    active: shownNow,
+  });
+  const rows = live.rows;
   const answerTitles = (query.data as { titles?: AnswerTitles } | undefined)?.titles;
   const titles = useRelationTitles(view.columns, rows, answerTitles, shownNow);
   const [selected, setSelected] = useState<number[]>([]);
@@ -93,6 +103,10 @@ export function useEntityList(screen: ScreenContext, recycle: boolean) {
   return {
     table,
     rows,
+    /** Rows shown that were removed from the page elsewhere; rows new on it, announced; showing them. */
+    gone: live.gone,
+    fresh: live.fresh,
+    showFresh: live.showFresh,
     titles,
     selected,
     setSelected,

@@ -1,0 +1,73 @@
+// Live screens (issue 32): the stream each console tab keeps open, and its JSON form for a client that
+// asks once. What the hub tells (server/entities/live.ts) is chosen per caller; this area opens the hub
+// with the app, serves the stream, and ends it when its connection goes or its session does.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { CURSOR, LiveHub, sseMessage } from "../../entities/live.ts";
+import { defineArea } from "../area.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** What changed, told to the open consoles (server/entities/live.ts). */
+    live: LiveHub;
+  }
+}
+
+/** A comment this often keeps the connection through proxies, and checks that the session still holds. */
+export const HEARTBEAT_MS = 25_000;
+
+const wantsStream = (request: FastifyRequest) => String(request.headers.accept ?? "").includes("text/event-stream");
+
+export const live = defineArea({
+  name: "live",
+  setup: async (app: FastifyInstance, db) => {
+    const hub = new LiveHub(db);
+    await hub.start();
+    app.decorate("live", hub);
+    app.addHook("onClose", () => hub.close());
+  },
+  handlers: {
+    "live-events": async ({ ctx, input, request, reply }) => {
+      const hub = request.server.live;
+      const header = request.headers["last-event-id"];
+      const after = typeof header === "string" && CURSOR.test(header) ? header : input.after;
+      if (!wantsStream(request)) return hub.since(ctx.principal, after);
+      // A stream holds no turn at the database: it waits on changes, and reads only when it catches up.
+      const caughtUp = await hub.since(ctx.principal, after);
+      ctx.turn?.end();
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+        // nginx and others send each message on at once instead of gathering the answer.
+        "x-accel-buffering": "no",
+      });
+      // Never timed out as idle: the heartbeat is what keeps it, and ends it when the session does.
+      raw.socket?.setTimeout(0);
+      const stream = { principal: ctx.principal, send: (message: string) => void raw.write(message) };
+      raw.write("retry: 2000\n\n");
+      raw.write(
+        caughtUp.reset
+          ? sseMessage("reset", caughtUp.cursor, { reset: true })
+          : sseMessage("change", caughtUp.cursor, { changes: caughtUp.changes }),
+      );
+      const remove = hub.add(stream);
+      const authorization = request.headers.authorization;
+      const heartbeat = setInterval(() => {
+        void request.server.sessions
+          .authenticate(authorization)
+          .then(({ principal }) => {
+            stream.principal = principal;
+            raw.write(": \n\n");
+          })
+          .catch(() => raw.end());
+      }, HEARTBEAT_MS);
+      raw.once("close", () => {
+        clearInterval(heartbeat);
+        remove();
+      });
+      return reply;
+    },
+  },
+});

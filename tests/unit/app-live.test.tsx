@@ -1,0 +1,112 @@
+// @vitest-environment jsdom
+// Live screens (issue 32), the console's side: the stream client (messages told to the listeners, a drop
+// reconnected from the last position, a reset passed on, stopped by a 401), which queries a change makes
+// the console read again, and a list's rows kept in place (new ones announced, removed ones marked).
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { onLiveChange, startLive, stopLive, type LiveChange, type LiveNews } from "../../src/app/live.ts";
+import { shows } from "../../src/app/live-refresh.ts";
+import { concerns } from "../../src/crud/list/use-live-rows.ts";
+
+const change = (entity: string, kind: LiveChange["kind"], ids: number[], more = false): LiveChange => ({
+  entity,
+  kind,
+  records: ids.map((id) => ({ id, version: 2 })),
+  more,
+});
+
+describe("which queries a change makes the console read again", () => {
+  it("a record's own queries by its id, by the route's resource identifier or the entity's name", () => {
+    const detail = ["data", "default", "shop_list", "one", "7", {}];
+    expect(shows(detail, change("shop", "changed", [7]))).toBe(true);
+    expect(shows(detail, change("shop", "changed", [8]))).toBe(false);
+    expect(shows(detail, change("shop", "changed", [], true))).toBe(true);
+    expect(shows(detail, change("goods", "changed", [7]))).toBe(false);
+    expect(shows(["data", "default", "shop", "one", "7"], change("shop", "removed", [7]))).toBe(true);
+    expect(shows(["record-history", "shop", 7], change("shop", "changed", [7]))).toBe(true);
+    expect(shows(["record-history", "shop", 7], change("shop", "changed", [9]))).toBe(false);
+    expect(shows(["relation-titles", "shop", [3, 4]], change("shop", "changed", [4]))).toBe(true);
+    expect(shows(["relation-titles", "shop", [3, 4]], change("shop", "changed", [5]))).toBe(false);
+    expect(shows(["related", "order", "machine_id", 2, 1], change("order", "added", [99]))).toBe(true);
+  });
+
+  it("the dashboard's figures by what they are summed from; a lane grid by its lanes", () => {
+    expect(shows(["statistics", "total"], change("order", "added", [1]))).toBe(true);
+    expect(shows(["statistics", "line-machine"], change("machine", "changed", [1]))).toBe(true);
+    expect(shows(["statistics", "total"], change("goods_category", "changed", [1]))).toBe(false);
+    expect(shows(["restock-lanes", 5], change("machine_channel", "changed", [40]))).toBe(true);
+    expect(shows(["restock-lanes", 5], change("machine", "changed", [6]))).toBe(false);
+    expect(shows(["restock-lanes", 5], change("machine", "changed", [5]))).toBe(true);
+    expect(shows(["version-check"], change("version", "added", [1]))).toBe(false);
+  });
+});
+
+describe("a list's rows", () => {
+  const news = (changes: LiveChange[]): LiveNews => ({ changes, reset: false });
+
+  it("concern the list when they name a row shown, or add to its entity", () => {
+    const shown = new Set([1, 2]);
+    expect(concerns(news([change("shop", "changed", [2])]), "shop", shown)).toBe(true);
+    expect(concerns(news([change("shop", "changed", [3])]), "shop", shown)).toBe(false);
+    expect(concerns(news([change("shop", "added", [3])]), "shop", shown)).toBe(true);
+    expect(concerns(news([change("goods", "added", [1])]), "shop", shown)).toBe(false);
+    expect(concerns({ changes: [], reset: true }, "shop", shown)).toBe(true);
+  });
+});
+
+describe("the stream", () => {
+  let requests: { headers: Record<string, string> }[];
+  let bodies: string[][];
+
+  beforeEach(() => {
+    localStorage.setItem("merchant_token", "t0k");
+    requests = [];
+    bodies = [
+      [
+        "retry: 2000\n\n",
+        'id: aaaaaaaa-01\nevent: change\ndata: {"changes":[]}\n\n',
+        'id: aaaaaaaa-02\nevent: change\ndata: {"changes":[{"entity":"shop","kind":"changed","records":[{"id":7,"version":3}],"more":false}]}\n\n',
+      ],
+      ['id: aaaaaaaa-03\nevent: reset\ndata: {"reset":true}\n\n'],
+    ];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (_url: string, init: RequestInit) => {
+        requests.push({ headers: init.headers as Record<string, string> });
+        const chunks = bodies.shift();
+        if (!chunks) return new Response(null, { status: 401 });
+        const encoder = new TextEncoder();
+        return new Response(
+          new ReadableStream({
+            start(controller) {
+              for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+              controller.close();
+            },
+          }),
+          { status: 200, headers: { "content-type": "text/event-stream" } },
+        );
+      }),
+    );
+  });
+  afterEach(() => {
+    stopLive();
+    vi.unstubAllGlobals();
+  });
+
+  it("tells its changes, reconnects from the last position after a drop, passes a reset on, stops at a 401", async () => {
+    const heard: LiveNews[] = [];
+    const stop = onLiveChange((n) => heard.push(n));
+    startLive();
+    await vi.waitFor(() => expect(requests).toHaveLength(3), { timeout: 10_000 });
+    stop();
+    expect(requests[0].headers.Authorization).toBe("Bearer t0k");
+    expect(requests[0].headers.Accept).toBe("text/event-stream");
+    expect(requests[0].headers["Last-Event-ID"]).toBeUndefined();
+    expect(requests[1].headers["Last-Event-ID"]).toBe("aaaaaaaa-02");
+    expect(requests[2].headers["Last-Event-ID"]).toBe("aaaaaaaa-03");
+    // An empty change is not told; a reset is.
+    expect(heard).toEqual([
+      { changes: [{ entity: "shop", kind: "changed", records: [{ id: 7, version: 3 }], more: false }], reset: false },
+      { changes: [], reset: true },
+    ]);
+  }, 20_000);
+});
