@@ -7,7 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { storedModels, modelOf } from "../../server/model/model.ts";
 import type { LiveAnswer, LiveChange } from "../../server/entities/live.ts";
 import { LIVE_RECORDS_NAMED } from "../../server/entities/live.ts";
-import { createTestApp, type Client, type TestApp } from "./helper.ts";
+import { openPostgres } from "../../server/db/db.ts";
+import { buildApp } from "../../server/app.ts";
+import { client, createTestApp, type Client, type TestApp } from "./helper.ts";
 import { Fixtures, has, type Owner } from "./fixtures.ts";
 
 let t: TestApp;
@@ -329,5 +331,39 @@ describe("the stream", () => {
       for (const s of streams) s.close();
     }
     await expect.poll(() => t.app.live.open, { timeout: 10_000 }).toBe(0);
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("two instances on one PostgreSQL", () => {
+  it("tells a write made through one instance to the callers of the other, in scope", async () => {
+    const { rows } = await t.db.query<{ schema: string }>("select current_schema() as schema");
+    const db = await openPostgres(process.env.DATABASE_URL!, rows[0].schema);
+    const other = await buildApp({ db });
+    try {
+      await other.ready();
+      const [agentA, agentB] = await Promise.all(["agent_a", "agent_b"].map((a) => fx.client(a)));
+      const onOther = (who: Client) => client(other, who.token);
+      const [startA, startB] = await Promise.all([since(onOther(agentA)), since(onOther(agentB))]);
+      // Written through the first instance's call.
+      const added = await agentA.post<{ id: number }>(`/merchant/${modelOf("shop").x.calls.add}`, {
+        name: "Through the first instance",
+        phone: "0123456789",
+        province: "P",
+        city: "C",
+        district: "D",
+        address: "A",
+        longitude: 104.9,
+        latitude: 11.5,
+      });
+      expect(added.status, added.raw).toBe(200);
+      const told = await heard(onOther(agentA), startA.cursor, (a) => a.changes.length > 0);
+      expect(told.changes).toEqual([
+        { entity: "shop", kind: "added", records: [{ id: added.body.data.id, version: 1 }], more: false },
+      ]);
+      expect((await since(onOther(agentB), startB.cursor)).changes).toEqual([]);
+    } finally {
+      await other.close();
+      await db.close();
+    }
   });
 });
