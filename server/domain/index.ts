@@ -8,6 +8,7 @@ import { licence } from "./licence/index.ts";
 import { machines } from "./machines/index.ts";
 import { money } from "./money/index.ts";
 import { pages } from "./pages/index.ts";
+import { searchArea } from "./search/index.ts";
 import { session } from "./session/index.ts";
 import { shops } from "./shops/index.ts";
 import { statistics } from "./statistics/index.ts";
@@ -29,6 +30,7 @@ export const domainAreas = (options: AreaOptions): Area[] => [
   machines,
   money,
   pages,
+  searchArea,
   shops,
   statistics,
   uploads(options.uploadDir),
