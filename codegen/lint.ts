@@ -295,6 +295,14 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
     if (ui?.sortable && (type === "object" || type === "array"))
       add(`${path}/x-ui/sortable`, `cannot sort on a ${type}`);
     if (ui?.column && node.writeOnly) add(`${path}/x-ui/column`, `a writeOnly field cannot be a column`);
+    if (ui?.search) {
+      // The search box reads stored text the caller may list; a secret or a figure is never searched.
+      const store = raw["x-store"];
+      if (type !== "string" || node.format || node.writeOnly || store || node["x-upload"] || raw["x-upload"])
+        add(`${path}/x-ui/search`, `the search box finds stored text; "${field}" is not`);
+      if (!calls.list || entity.storage === "singleton")
+        add(`${path}/x-ui/search`, `"${schema.$id}" has no list call to be searched in`);
+    }
     for (const [other, values] of Object.entries(ui?.when ?? {})) {
       if (!fields.has(other)) add(`${path}/x-ui/when/${other}`, `no property "${other}"`);
       else if (other === field) add(`${path}/x-ui/when/${other}`, `a field cannot depend on itself`);

@@ -1,6 +1,7 @@
 // One database interface over PGlite (embedded, the default) and PostgreSQL (DATABASE_URL): the same
 // SQL runs on both. Repositories take a Db, which is either the database or a transaction.
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -119,6 +120,8 @@ export async function openPglite(dataDir?: string, options: { from?: Blob } = {}
       dataDir: dataDir ? join(resolve(dataDir), "pgdata") : undefined,
       parsers: PARSERS,
       loadDataDir: options.from,
+      // Trigram indexes serve the search box's matches inside a text (server/db/migrate.ts).
+      extensions: { pg_trgm },
       startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     });
     await db.waitReady;

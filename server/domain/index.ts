@@ -9,6 +9,7 @@ import { live } from "./live/index.ts";
 import { machines } from "./machines/index.ts";
 import { money } from "./money/index.ts";
 import { pages } from "./pages/index.ts";
+import { searchArea } from "./search/index.ts";
 import { session } from "./session/index.ts";
 import { shops } from "./shops/index.ts";
 import { statistics } from "./statistics/index.ts";
@@ -31,6 +32,7 @@ export const domainAreas = (options: AreaOptions): Area[] => [
   machines,
   money,
   pages,
+  searchArea,
   shops,
   statistics,
   uploads(options.uploadDir),

@@ -38,6 +38,8 @@ export interface EntityModel {
   stateFields: Map<string, Transition[]>;
   sortable: Set<string>;
   filters: Map<string, FilterKind>;
+  /** Text fields the header's search box finds records by (x-ui.search), in schema order. */
+  searched: string[];
   /** agent_id is a column of every scoped table; declared properties reuse it. */
   scoped: boolean;
   recycle: boolean;
@@ -86,6 +88,7 @@ export function buildModel(schema: JsonSchemaEntity): EntityModel {
     stateFields: new Map(Object.entries(schema["x-states"] ?? {}).map(([f, m]) => [f, m.transitions])),
     sortable: new Set(["id", "created_at", "updated_at"]),
     filters: new Map(),
+    searched: [],
     scoped: x.scope === "agent",
     recycle: x.recycle,
     singleton: x.storage === "singleton",
@@ -104,6 +107,7 @@ export function buildModel(schema: JsonSchemaEntity): EntityModel {
     const ui = raw["x-ui"];
     if (ui?.sortable) model.sortable.add(name);
     if (ui?.filter) model.filters.set(name, ui.filter);
+    if (ui?.search) model.searched.push(name);
   }
   for (const field of fields.values())
     if ((field.stored || model.derived.has(field.name)) && !model.hashed.has(field.name))

@@ -66,6 +66,7 @@ import renovationAllMy from "../../schemas/operations/renovation-all-my.json" wi
 import renovationHomeType from "../../schemas/operations/renovation-home-type.json" with { type: "json" };
 import renovationType from "../../schemas/operations/renovation-type.json" with { type: "json" };
 import saveSecretKey from "../../schemas/operations/saveSecretKey.json" with { type: "json" };
+import search from "../../schemas/operations/search.json" with { type: "json" };
 import serviceListNot from "../../schemas/operations/service-list-not.json" with { type: "json" };
 import serviceSettingType from "../../schemas/operations/service-setting-type.json" with { type: "json" };
 import settingNo from "../../schemas/operations/setting-no.json" with { type: "json" };
@@ -154,6 +155,7 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "renovation-home-type": renovationHomeType as unknown as JsonSchemaOperation,
   "renovation-type": renovationType as unknown as JsonSchemaOperation,
   saveSecretKey: saveSecretKey as unknown as JsonSchemaOperation,
+  search: search as unknown as JsonSchemaOperation,
   "service-list-not": serviceListNot as unknown as JsonSchemaOperation,
   "service-setting-type": serviceSettingType as unknown as JsonSchemaOperation,
   "setting-no": settingNo as unknown as JsonSchemaOperation,
@@ -242,6 +244,7 @@ export type OperationCall =
   | "renovation-home-type"
   | "renovation-type"
   | "saveSecretKey"
+  | "search"
   | "service-list-not"
   | "service-setting-type"
   | "setting-no"

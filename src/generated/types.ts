@@ -162,6 +162,29 @@ export type RenovationTypeAnswer = {
   label: string;
   pages: number;
 }[];
+export type SearchAnswer = {
+  entity: string;
+  /**
+   * The kind in the caller's language.
+   */
+  label: string;
+  items: {
+    id: number;
+    title: string;
+    /**
+     * How the best of its fields matched: the whole value, its start, or inside it.
+     */
+    match: "exact" | "prefix" | "inside";
+    /**
+     * A line about the record: its other searched fields and text columns, labelled in the caller's language.
+     */
+    context: {
+      field: string;
+      label: string;
+      value: string;
+    }[];
+  }[];
+}[];
 export type ServiceSettingTypeAnswer = {
   value: string;
   label: string;
@@ -1592,6 +1615,16 @@ export interface SaveSecretKeyInput {
   secret_key: string;
 }
 /**
+ * The header's search box: the records whose searched fields (x-ui.search) hold the words typed, case-insensitive, in the caller's scope and of the kinds the caller may list. Grouped by kind; in each kind an exact value first, then one that starts with the words, then one that holds them inside; at most `limit` a kind.
+ */
+export interface SearchInput {
+  /**
+   * What was typed: at least one character that is not a space.
+   */
+  q: string;
+  limit?: number;
+}
+/**
  * The work orders not dealt with yet (pending), with the work-order list's paging, sort and filters: the home to-do's pending work orders.
  */
 export interface ServiceListNotInput {}
@@ -2168,6 +2201,7 @@ export interface OperationInputs {
   "renovation-home-type": RenovationHomeTypeInput;
   "renovation-type": RenovationTypeInput;
   saveSecretKey: SaveSecretKeyInput;
+  search: SearchInput;
   "service-list-not": ServiceListNotInput;
   "service-setting-type": ServiceSettingTypeInput;
   "setting-no": SettingNoInput;
@@ -2219,6 +2253,7 @@ export interface OperationAnswers {
   "renovation-home-type": RenovationHomeTypeAnswer;
   "renovation-type": RenovationTypeAnswer;
   saveSecretKey: SaveSecretKeyAnswer;
+  search: SearchAnswer;
   "service-setting-type": ServiceSettingTypeAnswer;
   "setting-no": SettingNoAnswer;
   "shop-check-wifi": ShopCheckWifiAnswer;

@@ -14,6 +14,8 @@ export interface XUi {
   when?: Record<string, (string | number)[]>;
   /** How much a list column matters: 1 always shown (also on a phone), 2 from 1200 px, 3 from 1600 px. */
   priority?: 1 | 2 | 3;
+  /** The header's search box finds records by it (GET /merchant/search; indexed by the migration). */
+  search?: true;
   /** What the browser may fill the field with (HTML autocomplete), where the field's kind does not say. */
   autocomplete?: "current-password" | "new-password" | "username" | "off";
 }

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchBackup } from "./backup.ts";
 import { benchBrowser } from "./browser.ts";
+import { benchSearch } from "./search.ts";
 import { LOAD, loadTestApart } from "./load.ts";
 import { openPglite, openPostgres, type Db, type QueryOptions } from "../../server/db/db.ts";
 import { migrate } from "../../server/db/migrate.ts";
@@ -135,7 +136,13 @@ function shape(statements: Statement[]): string {
 }
 
 /** The figures over `orders` orders; with `browser`, the console's too (it must be built: dist/console). */
-export async function benchApi(orders: number, log: (line: string) => void, browser = false): Promise<Row[]> {
+/** `searchOnly`: the search box's figures alone (`-- --search-only`), after the same seed. */
+export async function benchApi(
+  orders: number,
+  log: (line: string) => void,
+  browser = false,
+  searchOnly = false,
+): Promise<Row[]> {
   const rows: Row[] = [];
   const dir = mkdtempSync(join(tmpdir(), "bench-"));
   const url = process.env.DATABASE_URL;
@@ -154,7 +161,7 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
     await db.query("analyze");
 
     // Cold start: a new process would open the existing database, check the schema and build the app.
-    if (!url) {
+    if (!url && !searchOnly) {
       await db.close();
       const start = performance.now();
       db = await open();
@@ -183,6 +190,29 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
       `select agent_path from "agent" where account = 'agent_a'`,
     );
     const path = agents[0].agent_path;
+    const adminToken = async () =>
+      (
+        await fetch(`${address}/merchant/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ account: "admin", password: "admin123" }),
+        }).then((r) => r.json())
+      ).data.token as string;
+    if (searchOnly) {
+      rows.push(
+        ...(await benchSearch(
+          db,
+          address,
+          [
+            ["admin", await adminToken()],
+            ["agent_a", token],
+          ],
+          log,
+        )),
+      );
+      await app.close();
+      return rows;
+    }
     const until = new Date().toISOString();
     const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
 
@@ -293,6 +323,18 @@ export async function benchApi(orders: number, log: (line: string) => void, brow
         rows.push([`${call} as ${who} (median of 21; target < 100 ms)`, `${(await timeRuns(21, get)).toFixed(1)} ms`]);
       }
     }
+    // The header's search box over the orders and 100,000 devices (issue 33).
+    rows.push(
+      ...(await benchSearch(
+        db,
+        address,
+        [
+          ["admin", adminLogin.data.token as string],
+          ["agent_a", token],
+        ],
+        log,
+      )),
+    );
     // Throughput: 50 connections for 20 s on agent_a's order list and on one of its orders' detail.
     const { rows: latest } = await db.query<{ id: number }>(
       `select id from "order" where agent_path like $1 order by id desc limit 1`,

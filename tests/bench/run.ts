@@ -68,8 +68,8 @@ const ordersArg = process.argv.indexOf("--orders");
 const orders = ordersArg > 0 ? Number(process.argv[ordersArg + 1]) : 1_000_000;
 const fuzzArg = process.argv.indexOf("--fuzz");
 const fuzzPerCall = fuzzArg > 0 ? Number(process.argv[fuzzArg + 1]) : 100;
-const only = ["--import-only", "--fuzz-only", "--files-only", "--field-only", "--api-only"].find((flag) =>
-  process.argv.includes(flag),
+const only = ["--import-only", "--fuzz-only", "--files-only", "--field-only", "--api-only", "--search-only"].find(
+  (flag) => process.argv.includes(flag),
 );
 // `-- --import-only`: the device import and export over 10,000 rows, and nothing after it.
 if (!only || only === "--import-only") rows.push(...(await benchImport(10_000, (line) => console.error(line))));
@@ -84,6 +84,8 @@ if (!only || only === "--field-only") {
   rows.push(...(await benchField((line) => console.error(line))));
 }
 if (!only || only === "--api-only") rows.push(...(await benchApi(orders, (line) => console.error(line), !only)));
+// `-- --search-only`: the header's search box over N orders and 100,000 devices, after the same seed.
+if (only === "--search-only") rows.push(...(await benchApi(orders, (line) => console.error(line), false, true)));
 if (!only) rows.push(...(await benchServerMemory((line) => console.error(line))));
 
 const width = Math.max(...rows.map(([label]) => label.length));

@@ -89,6 +89,32 @@ describe("codegen:check", () => {
     );
   });
 
+  it("catches a search keyword misspelt, or put on what the search box cannot read", async () => {
+    const goods = readJson("schemas/goods.json");
+    goods.properties.title["x-ui"].serach = true;
+    goods.properties.pic_url["x-ui"].search = "yes";
+    writeJson("schemas/goods.json", goods);
+    const typos = messages((await check(dir)).problems);
+    expect(typos).toContain('schemas/goods.json /properties/title/x-ui: unknown keyword "serach"');
+    expect(typos).toContain("schemas/goods.json /properties/pic_url/x-ui/search: must be true");
+    delete goods.properties.title["x-ui"].serach;
+    goods.properties.pic_url["x-ui"].search = true;
+    goods.properties.unit_price["x-ui"].search = true;
+    writeJson("schemas/goods.json", goods);
+    expect(messages((await check(dir)).problems)).toEqual([
+      'schemas/goods.json /properties/pic_url/x-ui/search: the search box finds stored text; "pic_url" is not',
+      'schemas/goods.json /properties/unit_price/x-ui/search: the search box finds stored text; "unit_price" is not',
+    ]);
+  });
+
+  it("a searched field a product owner adds is indexed by the migration, with no code", async () => {
+    const shop = readJson("schemas/shop.json");
+    expect(shop.properties.phone["x-ui"].search).toBeUndefined();
+    const { buildModel } = await import("../../server/model/model.ts");
+    shop.properties.phone["x-ui"].search = true;
+    expect(buildModel(shop).searched).toEqual(["name", "phone", "address"]);
+  });
+
   it("catches a resource pointing at a missing entity or field", async () => {
     const manifest = readJson("resources/routes.json");
     const index = manifest.routes.findIndex((r: { id: string }) => r.id === "goods_list");

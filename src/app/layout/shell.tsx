@@ -1,4 +1,4 @@
-// The signed-in frame: side menu, header (language, user menu), the offline notice, the tab bar and the
+// The signed-in frame: side menu, header (search, language, user menu), the offline notice, the tab bar and the
 // current page.
 // On every navigation it runs SPEC §2's version check; the menu is refreshed from the server once.
 import { useLogout } from "@refinedev/core";
@@ -16,6 +16,7 @@ import { useSite } from "../site.ts";
 import { versionChanged } from "../version-check.ts";
 import { preloadScreens } from "../screens.tsx";
 import { pageShown } from "./page-transition.ts";
+import { SearchBox } from "./search-box.tsx";
 import { SideMenu } from "./side-menu.tsx";
 import { KeptPages } from "./kept-pages.tsx";
 import { TabBar } from "./tab-bar.tsx";
@@ -117,7 +118,8 @@ export function Shell() {
             aria-label={t("actions.toggleMenu")}
             aria-expanded={phone ? drawer : !collapsed}
           />
-          <Space size={12}>
+          <Space size={phone ? 4 : 12}>
+            <SearchBox compact={phone} />
             <LanguageSwitch />
             <Dropdown
               trigger={["click"]}

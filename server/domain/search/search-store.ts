@@ -1,0 +1,60 @@
+// The search box's SQL: one statement per kind, in the caller's scope (the list call's scope clause).
+// Exact, prefix and inside matches are three limited reads, each served by an index of lower(field)
+// (server/db/migrate.ts: a btree for the first two, pg_trgm for the third), so a common word over a
+// million rows stops at the first few it finds instead of ranking them all.
+import type { Queryable } from "../../db/db.ts";
+import { q } from "../../core/sql.ts";
+import type { EntityModel } from "../../model/model.ts";
+import { scopeClause, type Scope } from "../../entities/repository.ts";
+
+export const MATCHES = ["exact", "prefix", "inside"] as const;
+export type Match = (typeof MATCHES)[number];
+
+export interface Hit {
+  id: number;
+  title: string;
+  match: Match;
+  /** The context fields' values, in the order asked for (null where the record has none). */
+  values: (string | null)[];
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Up to `limit` records of the kind whose searched fields hold `text`, best first: every exact match (up to
+ * the limit), then prefix matches, then inside ones; within one kind of match the shortest title first.
+ */
+export async function searchKind(
+  db: Queryable,
+  model: EntityModel,
+  scope: Scope,
+  text: string,
+  limit: number,
+  context: string[],
+): Promise<Hit[]> {
+  const params: unknown[] = [text, `${escapeLike(text)}%`, `%${escapeLike(text)}%`];
+  const scoped = scopeClause(model, scope, params.length);
+  params.push(...scoped.values);
+  const live = model.recycle ? " and deleted_at is null" : "";
+  const any = (test: (column: string) => string) => model.searched.map((f) => test(`lower(${q(f)})`)).join(" or ");
+  const read = (rank: number, test: (column: string) => string) =>
+    `(select id, ${rank} as rank from ${q(model.table)} where (${any(test)})${live}${scoped.sql} limit ${limit})`;
+  const title = q(model.titleField ?? "id");
+  const { rows } = await db.query<{ id: number; title: string; rank: number } & Record<string, string | null>>(
+    `with hits as (${read(0, (c) => `${c} = lower($1)`)} union all ${read(1, (c) => `${c} like lower($2)`)}
+                   union all ${read(2, (c) => `${c} like lower($3)`)}),
+          best as (select id, min(rank) as rank from hits group by id)
+     select r.id, coalesce(r.${title}::text, '') as title, best.rank::int as rank
+            ${context.map((f, i) => `, r.${q(f)}::text as c${i}`).join("")}
+       from best join ${q(model.table)} r on r.id = best.id
+      order by best.rank, length(coalesce(r.${title}::text, '')), r.${title}, r.id
+      limit ${limit}`,
+    params,
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    title: row.title,
+    match: MATCHES[Number(row.rank)],
+    values: context.map((_, i) => row[`c${i}`] ?? null),
+  }));
+}
