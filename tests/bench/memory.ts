@@ -14,7 +14,7 @@ import { freePort } from "../support/net.ts";
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /** The process's resident memory now and at its peak (VmRSS, VmHWM), in MiB. */
-function residentMiB(pid: number): { now: number; peak: number } {
+export function residentMiB(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)![1]);
   return { now: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
@@ -24,7 +24,7 @@ function residentMiB(pid: number): { now: number; peak: number } {
  * `npm start`'s command (package.json), run directly: a supervisor (server/start.mjs) whose child serves,
  * and whose pid the supervisor logs ("server started (pid N)"); the figures are the serving child's.
  */
-async function start(
+export async function start(
   dataDir: string,
   port: number,
   log: (line: string) => void,
@@ -47,7 +47,7 @@ async function start(
   return { child, server: Number(pids[pids.length - 1][1]) };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((done) => child.once("exit", done));
   child.kill("SIGTERM");
   await exited;

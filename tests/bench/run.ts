@@ -4,7 +4,8 @@
 // 100 per call and principal by default (`-- --fuzz N`); the device import and export over 10,000 rows;
 // hostile, large and slow files beside a prober; the console in the field (`npm start` over slow 4G on a
 // slowed phone, issue 30). `-- --fuzz-only`, `-- --import-only`, `-- --files-only`, `-- --field-only` or
-// `-- --api-only` (the API over N orders, without the browser's figures) runs that part alone.
+// `-- --api-only` (the API over N orders, without the browser's figures) or `-- --live-only` (live screens:
+// a change's delay to another tab, idle streams, writes beside streams) runs that part alone.
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import { createAjv } from "../../src/schema/ajv.ts";
@@ -17,6 +18,7 @@ import { benchField } from "./field.ts";
 import { benchFiles } from "./files.ts";
 import { benchFuzz } from "./fuzz.ts";
 import { benchImport } from "./import.ts";
+import { benchLive } from "./live.ts";
 import { benchServerMemory } from "./memory.ts";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -68,9 +70,15 @@ const ordersArg = process.argv.indexOf("--orders");
 const orders = ordersArg > 0 ? Number(process.argv[ordersArg + 1]) : 1_000_000;
 const fuzzArg = process.argv.indexOf("--fuzz");
 const fuzzPerCall = fuzzArg > 0 ? Number(process.argv[fuzzArg + 1]) : 100;
-const only = ["--import-only", "--fuzz-only", "--files-only", "--field-only", "--api-only", "--search-only"].find(
-  (flag) => process.argv.includes(flag),
-);
+const only = [
+  "--import-only",
+  "--fuzz-only",
+  "--files-only",
+  "--field-only",
+  "--api-only",
+  "--search-only",
+  "--live-only",
+].find((flag) => process.argv.includes(flag));
 // `-- --import-only`: the device import and export over 10,000 rows, and nothing after it.
 if (!only || only === "--import-only") rows.push(...(await benchImport(10_000, (line) => console.error(line))));
 // `-- --files-only`: hostile files, large and slow uploads beside a prober (issue 27).
@@ -87,6 +95,8 @@ if (!only || only === "--api-only") rows.push(...(await benchApi(orders, (line) 
 // `-- --search-only`: the header's search box over N orders and 100,000 devices, after the same seed.
 if (only === "--search-only") rows.push(...(await benchApi(orders, (line) => console.error(line), false, true)));
 if (!only) rows.push(...(await benchServerMemory((line) => console.error(line))));
+// `-- --live-only`: live screens (issue 32): a change's delay to another tab, idle streams, writes beside streams.
+if (!only || only === "--live-only") rows.push(...(await benchLive((line) => console.error(line))));
 
 const width = Math.max(...rows.map(([label]) => label.length));
 console.log(`${"measure".padEnd(width)}  value`);
