@@ -495,7 +495,10 @@ export function generateOpenApi(project: Project): Json {
         Unauthorized: error("Not signed in, or the token is expired or revoked."),
         Forbidden: error("The caller's role lacks the permission."),
         NotFound: error("No such record in the caller's scope."),
-        Conflict: error("Stale version, or a transition from a state that does not allow it."),
+        Conflict: error(
+          "Stale version, or a transition from a state that does not allow it: `data.conflict` says which " +
+            "(`staleVersion` or `stateConflict`); other refusals of the record's state carry their own data.",
+        ),
       },
       schemas,
     },

@@ -346,7 +346,12 @@ export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number
       op === "delete"
         ? await repo.remove(tx, model, scope, unique, ctx.principal.id)
         : op === "recover"
-          ? await uniquely(ctx, model, () => repo.recover(tx, model, scope, unique), conflict)
+          ? await uniquely(
+              ctx,
+              model,
+              () => repo.recover(tx, model, scope, unique),
+              () => conflict(),
+            )
           : await repo.destroy(tx, model, scope, unique);
     if (touched.length !== unique.length) {
       if (op === "destroy") {

@@ -8,7 +8,9 @@
 import { Alert, Descriptions } from "antd";
 import i18n from "i18next";
 import type { ReactNode } from "react";
-import { api, fetchFile } from "../app/api.ts";
+import { api, ApiError, fetchFile } from "../app/api.ts";
+import { dataProvider } from "../app/providers/data-provider.ts";
+import { racedText } from "./conflict.ts";
 import { allowed } from "../app/providers/access-control.ts";
 import { operationSchemas } from "../generated/operations.ts";
 import { actionKey, entityNameKey } from "../schema/keys.ts";
@@ -191,7 +193,20 @@ function transitionAction(view: EntityView, record: Row, tr: Transition): Action
     const words = () => targetWords(view, [after]);
     return { message: doneText(view, label, { records: [after] }, ownKey("transitionDone"), words) };
   };
-  const action: Action = { key: tr.action, label, danger: tr.danger, run };
+  const stateField = [...view.states].find(([, transitions]) => transitions.includes(tr))?.[0];
+  // Raced: the record as it is now (gone: a 404) and its history say who moved it on, and when.
+  const raced = async () => {
+    const id = record.id as number;
+    const [now, history] = await Promise.all([
+      dataProvider.getOne<Row>({ resource: view.name, id }).then(
+        (answer) => answer.data,
+        (error: unknown) => (error instanceof ApiError && error.statusCode === 404 ? undefined : Promise.reject(error)),
+      ),
+      api("record-history", { query: { entity: view.name, id } }).catch(() => []),
+    ]);
+    return racedText(view, stateField ?? "", record, now, history, language());
+  };
+  const action: Action = { key: tr.action, label, danger: tr.danger, run, raced };
   if (tr.input?.length) {
     action.dialog = {
       view,

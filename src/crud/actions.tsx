@@ -5,7 +5,8 @@
 // the declaration says), the call, its field errors kept in the dialog, the success message, and the
 // refresh of lists, details, titles and histories. A file an action answers is shown (an image) or saved.
 // A run the network failed is not lost: its dialog stays with what was typed and offers it again, and
-// one without a dialog is kept for the offline notice to offer (src/app/not-sent.tsx).
+// one without a dialog is kept for the offline notice to offer (src/app/not-sent.tsx). A run someone else
+// got to first (a transition raced) says what happened to the record, and the screen shows it as it is.
 // A list row places its actions itself (list/row-actions.tsx: one button and a "More" menu); bulk bars,
 // toolbars, detail screens and the dashboard through ActionButton and ActionButtons.
 import { Button, Space, App } from "antd";
@@ -13,6 +14,7 @@ import { DownloadOutlined } from "@ant-design/icons";
 import { useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { notSent, saveFile, type ApiError, type FileAnswer } from "../app/api.ts";
+import { raceOf } from "./conflict.ts";
 import { useKeptAction } from "../app/not-sent.tsx";
 import { focusFirstField } from "./first-field.ts";
 import { LazySchemaForm } from "./lazy-schema-form.tsx";
@@ -50,6 +52,11 @@ export interface Action {
   dialog?: ActionDialog;
   /** Where a file title names the record ("QR code: VM-0001"). */
   fileTitle?: string;
+  /**
+   * What happened to the record when the run lost a race to someone else (a 409 saying so): in words, from
+   * the record as it is now and its history ("Approved by admin2 at 14:02, 3 seconds ago").
+   */
+  raced?: () => Promise<string>;
   run: (input: Values) => Promise<ActionOutcome>;
 }
 
@@ -81,9 +88,25 @@ export function useActionRunner(onDone?: () => void) {
     onDone?.();
   };
   const failed = (error: unknown) => void message.error((error as ApiError).message);
+  // Someone else got there first: the screen shows the record as it is now, and the user is told what
+  // happened to it, in words, not the bare refusal.
+  const raced = (action: Action, error: unknown): boolean => {
+    if (!action.raced || !raceOf(error)) return false;
+    void (async () => {
+      const [text] = await Promise.all([action.raced!().catch(() => (error as ApiError).message), refresh()]);
+      modal.warning({
+        className: "raced-notice",
+        title: t("conflict.racedTitle", { action: action.label }),
+        content: `${text} ${t("conflict.racedShown")}`,
+        okText: t("actions.close"),
+      });
+    })();
+    return true;
+  };
   // Not sent for want of a network: said so, and offered again by the offline notice once it is back.
   const keep = useKeptAction();
   const failedRun = (action: Action) => (error: unknown) => {
+    if (raced(action, error)) return;
     if (!notSent(error)) return failed(error);
     void message.warning(t("offline.notSentAction", { action: action.label }));
     keep(() => execute(action, {}).catch(failedRun(action)));
@@ -150,6 +173,8 @@ export function useActionRunner(onDone?: () => void) {
                   await execute(dialog.action, values);
                   setDialog(undefined);
                 } catch (error) {
+                  // Lost to someone else: what was asked no longer applies to the record as it is.
+                  if (raced(dialog.action, error)) return setDialog(undefined);
                   setDialog({ ...dialog, errors: error as ApiError });
                   // Field errors are on their fields, a write not sent is said above the buttons.
                   if (!(error as ApiError).fieldErrors?.length && !notSent(error)) failed(error);

@@ -69,21 +69,33 @@ export function RecordStatus({
 /**
  * Saves: a success message, then `after`; on failure the server's message, and its field errors for the
  * form; a save the network failed is `notSent` (the form says so and offers it again, its input kept).
+ * A failure `handled` says it has taken care of (a stale version's comparison) is not said. Answers
+ * whether it saved.
  */
 export function useSave(success: string, failed: string) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [error, setError] = useState<ApiError>();
-  const save = async (write: () => Promise<unknown>, after?: () => void) => {
+  const save = async (
+    write: () => Promise<unknown>,
+    after?: () => void,
+    handled?: (error: unknown) => boolean,
+  ): Promise<boolean> => {
     try {
       await write();
       setError(undefined);
       forgetUnsaved(); // saved: leaving no longer asks
       message.success(t(success));
       after?.();
+      return true;
     } catch (caught) {
+      if (handled?.(caught)) {
+        setError(undefined);
+        return false;
+      }
       setError(caught as ApiError);
       if (!notSent(caught)) message.error((caught as ApiError).message || t(failed));
+      return false;
     }
   };
   return { fieldErrors: error?.fieldErrors, notSent: notSent(error), save };

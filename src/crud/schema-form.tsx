@@ -88,7 +88,13 @@ interface Props {
   focusFirst?: boolean;
   /** Told the values after each change (a dialog's text naming what was chosen). */
   onChange?: (data: Data) => void;
-  onSubmit: (data: Data) => Promise<void> | void;
+  /**
+   * Values that replace what the form holds (a merge the server refused on some field, back in the form for
+   * the user to fix): each new object replaces them once, and counts as the user's change.
+   */
+  replace?: Data;
+  /** Given the values, and the values as the form loaded them (the defaults it filled in among them). */
+  onSubmit: (data: Data, form: { loaded: Data }) => Promise<unknown> | void;
   onCancel?: () => void;
 }
 
@@ -104,6 +110,7 @@ export function SchemaForm({
   fixed,
   focusFirst,
   onChange,
+  replace,
   onSubmit,
   onCancel,
 }: Props) {
@@ -124,6 +131,12 @@ export function SchemaForm({
   }, []);
   // Text typed but not yet handed to the form, handed over as the form is submitted; typing is a change.
   const [pending] = useState(() => new PendingInputs(changed));
+  useEffect(() => {
+    if (!replace) return;
+    setData(replace);
+    userChanged.current = true;
+    changed(!sameFormData(loaded.current, replace));
+  }, [replace, changed]);
   // Titles and messages follow the language: rebuild them when it changes.
   const shownFor = whenKey(view, data);
   const uiSchema = useMemo(
@@ -180,7 +193,7 @@ export function SchemaForm({
     busy.current = true;
     setSaving(true);
     try {
-      await onSubmit(formData ?? {});
+      await onSubmit(formData ?? {}, { loaded: loaded.current });
     } finally {
       busy.current = false;
       setSaving(false);

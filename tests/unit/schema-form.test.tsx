@@ -56,7 +56,7 @@ function renderForm(entity: string, { mode = "create", initial = {}, serverError
   // Relation pickers ask their options through react-query (none are answered here).
   const queries = new QueryClient({ defaultOptions: { queries: { retry: false, enabled: false } } });
   // No motion: messages appear and leave at once instead of after an animation jsdom never runs.
-  const ui = (errors?: FieldError[]) => (
+  const ui = (errors?: FieldError[], replace?: Record<string, unknown>) => (
     <AntdRoot>
       <QueryClientProvider client={queries}>
         <SchemaForm
@@ -66,6 +66,7 @@ function renderForm(entity: string, { mode = "create", initial = {}, serverError
           mode={mode}
           serverErrors={errors}
           focusFirst={focusFirst}
+          replace={replace}
           onSubmit={onSubmit}
         />
       </QueryClientProvider>
@@ -74,7 +75,7 @@ function renderForm(entity: string, { mode = "create", initial = {}, serverError
   const result = render(ui(serverErrors));
   return {
     onSubmit,
-    rerender: (errors?: FieldError[]) => result.rerender(ui(errors)),
+    rerender: (errors?: FieldError[], replace?: Record<string, unknown>) => result.rerender(ui(errors, replace)),
     user: userEvent.setup({ delay: null, pointerEventsCheck: 0 }),
   };
 }
@@ -121,6 +122,32 @@ describe("SchemaForm", () => {
         { minutes: 120, fee: 200 },
       ],
     });
+  });
+
+  it("hands over the values as it loaded them, with the defaults it filled in, beside those typed", async () => {
+    const { onSubmit, user } = renderForm("notice", { mode: "edit", initial: { title: "Old", content: "Body" } });
+    await fill(user, "Title", " and new");
+    await user.click(save());
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    // A notice starts enabled (status 1): filled in by the form, not typed.
+    expect(onSubmit.mock.calls[0]).toEqual([
+      { title: "Old and new", content: "Body", status: 1 },
+      { loaded: { title: "Old", content: "Body", status: 1 } },
+    ]);
+  });
+
+  it("takes values put back into it (a merge refused on a field) as the user's: shown, unsaved, submitted", async () => {
+    const { onSubmit, rerender, user } = renderForm("notice", {
+      mode: "edit",
+      initial: { title: "Old", content: "Body" },
+    });
+    expect(hasUnsaved()).toBe(false);
+    rerender(undefined, { title: "Merged", content: "Body", status: 1 });
+    await waitFor(() => expect((screen.getByLabelText("Title") as HTMLInputElement).value).toBe("Merged"));
+    expect(hasUnsaved()).toBe(true);
+    await user.click(save());
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0][0]).toEqual({ title: "Merged", content: "Body", status: 1 });
   });
 
   it("shows translated required errors on the fields and does not submit", async () => {
