@@ -31,11 +31,32 @@ export const live = defineArea({
       const header = request.headers["last-event-id"];
       const after = typeof header === "string" && CURSOR.test(header) ? header : input.after;
       if (!wantsStream(request)) return hub.since(ctx.principal, after);
-      // A stream holds no turn at the database: it waits on changes, and reads only when it catches up.
-      const caughtUp = await hub.since(ctx.principal, after);
+      // The stream hears what changes from now on before it catches up (what it would miss between the
+      // two is told twice rather than never); what it hears meanwhile waits behind the catch-up.
+      const waiting: string[] = [];
+      let open = false;
+      const raw = reply.raw;
+      const stream = {
+        principal: ctx.principal,
+        send: (message: string) => void (open ? raw.write(message) : waiting.push(message)),
+      };
+      const remove = hub.add(stream);
+      let heartbeat: NodeJS.Timeout | undefined;
+      // However it ends (the client gone, even while it catches up; the session over; the server closing).
+      raw.once("close", () => {
+        clearInterval(heartbeat);
+        remove();
+      });
+      let caughtUp;
+      try {
+        caughtUp = await hub.since(ctx.principal, after);
+      } catch (error) {
+        remove();
+        throw error;
+      }
+      // A stream holds no turn at the database: it waits on changes.
       ctx.turn?.end();
       reply.hijack();
-      const raw = reply.raw;
       raw.writeHead(200, {
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-store",
@@ -45,16 +66,16 @@ export const live = defineArea({
       });
       // Never timed out as idle: the heartbeat is what keeps it, and ends it when the session does.
       raw.socket?.setTimeout(0);
-      const stream = { principal: ctx.principal, send: (message: string) => void raw.write(message) };
       raw.write("retry: 2000\n\n");
       raw.write(
         caughtUp.reset
           ? sseMessage("reset", caughtUp.cursor, { reset: true })
           : sseMessage("change", caughtUp.cursor, { changes: caughtUp.changes }),
       );
-      const remove = hub.add(stream);
+      for (const message of waiting.splice(0)) raw.write(message);
+      open = true;
       const authorization = request.headers.authorization;
-      const heartbeat = setInterval(() => {
+      heartbeat = setInterval(() => {
         void request.server.sessions
           .authenticate(authorization)
           .then(({ principal }) => {
@@ -63,10 +84,6 @@ export const live = defineArea({
           })
           .catch(() => raw.end());
       }, HEARTBEAT_MS);
-      raw.once("close", () => {
-        clearInterval(heartbeat);
-        remove();
-      });
       return reply;
     },
   },
