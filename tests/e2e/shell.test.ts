@@ -255,9 +255,9 @@ describe("the frame", () => {
         }
       }).observe(document, { childList: true, subtree: true });
     });
-    // The change stream stays open as long as the console does: refused here, so that the network falls
-    // quiet once home has loaded (its retries come a second apart and more).
-    await context.route("**/merchant/live-events", (route) => route.abort());
+    // The change stream stays open as long as the console does: answered empty here, so that the network
+    // falls quiet once home has loaded (its retries come a second apart and more).
+    await context.route("**/merchant/live-events", (route) => route.fulfill({ status: 204 }));
     await signIn(c, page, "admin");
     // Home whole: its figures shown and its map drawn, everything it loads in.
     await page.waitForFunction(() => performance.getEntriesByName("device-map-rendered").length > 0, null, {

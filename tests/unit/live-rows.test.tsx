@@ -24,7 +24,8 @@ describe("a live list's rows", () => {
     let page = { fetched: [row(3, "c"), row(2, "b"), row(1, "a")], fetchedAt: 1, key: "page 1" };
     const refetch = vi.fn(async () => undefined);
     let active = true;
-    const hook = renderHook(() => useLiveRows({ entity: "shop", ...page, refetch, active: () => active }));
+    let fetching = false;
+    const hook = renderHook(() => useLiveRows({ entity: "shop", ...page, refetch, fetching, active: () => active }));
     expect(hook.result.current.rows.map((r) => r.id)).toEqual([3, 2, 1]);
 
     // Another entity's change, or one of a row not shown: nothing read.
@@ -38,11 +39,18 @@ describe("a live list's rows", () => {
     });
     expect(refetch).not.toHaveBeenCalled();
 
-    // Row 2 renamed, row 1 deleted and a row 4 added elsewhere: the stream's read.
+    // Row 2 renamed, row 1 deleted and a row 4 added elsewhere: the stream's read, once the reader's own
+    // read under way has ended.
+    fetching = true;
+    hook.rerender();
     await tell({
       changes: [{ entity: "shop", kind: "changed", records: [{ id: 2, version: 2 }], more: false }],
       reset: false,
     });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(refetch).not.toHaveBeenCalled();
+    fetching = false;
+    hook.rerender();
     await vi.waitFor(() => expect(refetch).toHaveBeenCalledTimes(1));
     page = { fetched: [row(4, "d"), row(3, "c"), row(2, "B")], fetchedAt: 2, key: "page 1" };
     hook.rerender();

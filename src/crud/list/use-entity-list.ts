@@ -51,6 +51,7 @@ export function useEntityList(screen: ScreenContext, recycle: boolean) {
     fetched: query.data === undefined ? undefined : (table.result.data as Row[]),
     fetchedAt: query.dataUpdatedAt,
     refetch: () => query.refetch(),
+    fetching: query.isFetching,
     active: shownNow,
   });
   const rows = live.rows;

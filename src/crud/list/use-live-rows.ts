@@ -39,6 +39,8 @@ export function useLiveRows(options: {
   fetched: Row[] | undefined;
   fetchedAt: number;
   refetch: () => Promise<unknown>;
+  /** A read is under way (the reader's, or an action's refresh): the stream's waits for it to end. */
+  fetching: boolean;
   active: () => boolean;
 }) {
   const { entity, key, fetched, fetchedAt } = options;
@@ -61,6 +63,12 @@ export function useLiveRows(options: {
 
   useEffect(() => {
     const read = () => {
+      // A read the reader asked for (another page, an action's refresh) is shown as it is when it comes:
+      // the stream's read comes after it, not in its place.
+      if (latest.current.fetching) {
+        timer.current = setTimeout(read, LIVE_REFETCH_MS / 4);
+        return;
+      }
       timer.current = undefined;
       last.current = Date.now();
       liveRead.current = latest.current.key;
