@@ -41,7 +41,17 @@ export const live = defineArea({
         send: (message: string) => void (open ? raw.write(message) : waiting.push(message)),
       };
       const remove = hub.add(stream);
-      let heartbeat: NodeJS.Timeout | undefined;
+      const authorization = request.headers.authorization;
+      const heartbeat = setInterval(() => {
+        if (!open) return;
+        void request.server.sessions
+          .authenticate(authorization)
+          .then(({ principal }) => {
+            stream.principal = principal;
+            raw.write(": \n\n");
+          })
+          .catch(() => raw.end());
+      }, HEARTBEAT_MS);
       // However it ends (the client gone, even while it catches up; the session over; the server closing).
       raw.once("close", () => {
         clearInterval(heartbeat);
@@ -51,12 +61,14 @@ export const live = defineArea({
       try {
         caughtUp = await hub.since(ctx.principal, after);
       } catch (error) {
+        clearInterval(heartbeat);
         remove();
         throw error;
       }
       // A stream holds no turn at the database: it waits on changes.
       ctx.turn?.end();
       reply.hijack();
+      if (raw.destroyed) return reply; // gone while it caught up: closed already
       raw.writeHead(200, {
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-store",
@@ -74,16 +86,6 @@ export const live = defineArea({
       );
       for (const message of waiting.splice(0)) raw.write(message);
       open = true;
-      const authorization = request.headers.authorization;
-      heartbeat = setInterval(() => {
-        void request.server.sessions
-          .authenticate(authorization)
-          .then(({ principal }) => {
-            stream.principal = principal;
-            raw.write(": \n\n");
-          })
-          .catch(() => raw.end());
-      }, HEARTBEAT_MS);
       return reply;
     },
   },
