@@ -248,8 +248,9 @@ function operationRoute(
       if (received) await rm(received.path, { force: true });
       await limit?.release?.();
     }
-    // A handler that answered by itself (a stream it keeps open) returns the reply.
-    if (data === reply) return reply;
+    // A handler that answered by itself (a stream it kept open, hijacked) has nothing to check: the reply it
+    // returned is a thenable, awaited to the end of its response.
+    if (reply.sent) return reply;
     if (validateAnswer && !validateAnswer(data)) {
       const problems = validateAnswer.errors!.map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`);
       const error = new AnswerMismatchError(
