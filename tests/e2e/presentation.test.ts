@@ -398,6 +398,9 @@ describe("asking first and saying what went wrong", () => {
       // The rest of the screen stays in Khmer.
       expect(await page.locator(".list-toolbar").innerText()).toContain(locale("km", "common").actions.create);
     } finally {
+      // The console may be asking for the words again as the test ends: that fetch's failure with the closed
+      // page is no finding (unhandled, it failed a clean-clone run).
+      await page.unrouteAll({ behavior: "ignoreErrors" });
       await context.close();
     }
   });

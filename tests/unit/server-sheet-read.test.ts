@@ -42,8 +42,15 @@ const LIMITS: SheetLimits = {
   timeoutMs: 15_000,
 };
 const MB = 1024 * 1024;
-/** Every hostile file is refused within this (the code it replaces took minutes, or died). */
-const BOUND_MS = 10_000;
+/** Every hostile file is refused within this much of this process's CPU time (the code it replaces took
+ * minutes, or died). CPU time, not the clock's: on a busy shared machine the clock runs on while other
+ * processes have the cores, and says nothing of the reader (a clock bound here failed a clean-clone run). */
+const BOUND_CPU_MS = 10_000;
+/** This process's CPU time in milliseconds: the main thread's and the thread pool's (zlib's inflating). */
+const cpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
 const HEAP_BOUND = 200 * MB;
 
 setFlagsFromString("--expose-gc");
@@ -59,7 +66,10 @@ const write = (name: string, data: string | Buffer) => {
 interface Outcome {
   sheet?: Sheet;
   error?: unknown;
+  /** The clock's milliseconds, printed. */
   ms: number;
+  /** The CPU milliseconds, bounded. */
+  cpu: number;
   /** The largest growth of the heap (and array buffers) seen while reading, sampled every 5 ms. */
   growth: number;
 }
@@ -71,20 +81,27 @@ async function attempt(file: string, limits: SheetLimits = LIMITS): Promise<Outc
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, used())), 5);
   const start = performance.now();
-  const outcome: Outcome = { ms: 0, growth: 0 };
+  const startCpu = cpuMs();
+  const outcome: Outcome = { ms: 0, cpu: 0, growth: 0 };
   try {
     outcome.sheet = await readSheet(file, limits);
   } catch (error) {
     outcome.error = error;
   }
   outcome.ms = performance.now() - start;
+  outcome.cpu = cpuMs() - startCpu;
   clearInterval(sampler);
   outcome.growth = Math.max(peak, used()) - before;
-  timings.push([file.slice(dir.length + 1), Math.round(outcome.ms), Math.round(outcome.growth / MB)]);
+  timings.push([
+    file.slice(dir.length + 1),
+    Math.round(outcome.ms),
+    Math.round(outcome.cpu),
+    Math.round(outcome.growth / MB),
+  ]);
   return outcome;
 }
-/** Each read's file, milliseconds and peak heap growth in MB, printed at the end. */
-const timings: [string, number, number][] = [];
+/** Each read's file, clock and CPU milliseconds and peak heap growth in MB, printed at the end. */
+const timings: [string, number, number, number][] = [];
 
 /** Reads the file expecting the problem, quickly and within the heap bound; answers the error. */
 async function refused(file: string, problem: SheetProblem, limits: SheetLimits = LIMITS): Promise<SheetError> {
@@ -92,7 +109,7 @@ async function refused(file: string, problem: SheetProblem, limits: SheetLimits 
   expect(outcome.error, `${file} read as ${JSON.stringify(outcome.sheet?.header)}`).toBeInstanceOf(SheetError);
   const error = outcome.error as SheetError;
   expect(error.problem, `${error.message}: ${String(error.cause)}`).toBe(problem);
-  expect(outcome.ms).toBeLessThan(BOUND_MS);
+  expect(outcome.cpu).toBeLessThan(BOUND_CPU_MS);
   expect(outcome.growth).toBeLessThan(HEAP_BOUND);
   return error;
 }
@@ -100,7 +117,7 @@ async function refused(file: string, problem: SheetProblem, limits: SheetLimits 
 async function read(file: string, limits: SheetLimits = LIMITS): Promise<Sheet> {
   const outcome = await attempt(file, limits);
   if (outcome.error) throw outcome.error;
-  expect(outcome.ms).toBeLessThan(BOUND_MS);
+  expect(outcome.cpu).toBeLessThan(BOUND_CPU_MS);
   expect(outcome.growth).toBeLessThan(HEAP_BOUND);
   return outcome.sheet!;
 }
@@ -138,7 +155,7 @@ beforeAll(async () => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   console.log(
-    "sheet-read timings (file, ms, peak heap growth MB):\n" + timings.map((t) => `  ${t.join("\t")}`).join("\n"),
+    "sheet-read timings (file, ms, CPU ms, peak heap growth MB):\n" + timings.map((t) => `  ${t.join("\t")}`).join("\n"),
   );
 });
 
@@ -401,10 +418,6 @@ describe("readSheet: CSV", () => {
     // The loop's turns are timed in this process's CPU time, not the clock's: on a busy machine the clock runs on
     // while other processes have the cores, and a long gap would say nothing of the reader. A CSV is parsed on the
     // main thread (no thread pool work beside the file's reads), so CPU time between two turns is the reader's.
-    const cpuMs = () => {
-      const used = process.cpuUsage();
-      return (used.user + used.system) / 1000;
-    };
     const ticks = [cpuMs()];
     const ticker = setInterval(() => ticks.push(cpuMs()), 10);
     let sheet: Sheet;
@@ -489,8 +502,10 @@ describe("readSheet: hostile files", () => {
   });
 
   it("keeps the event loop turning, and stops at timeoutMs, while 8,000,000 rows stream past", async () => {
+    // Turns and the time used are counted in CPU time (see BOUND_CPU_MS): the limit itself is the clock's, so on a
+    // busy machine the reader stops at 2.5 s having used less of the CPU, never more than 2.5 s of each core's.
     const ticks: number[] = [];
-    const ticker = setInterval(() => ticks.push(performance.now()), 10);
+    const ticker = setInterval(() => ticks.push(cpuMs()), 10);
     const limits = { ...LIMITS, maxColumns: 1, maxTextBytes: 1024 * MB, timeoutMs: 2500 };
     let error: SheetError;
     try {
@@ -499,9 +514,11 @@ describe("readSheet: hostile files", () => {
       clearInterval(ticker);
     }
     expect(error.params).toEqual({ limit: 2500 });
-    expect(timings.at(-1)![1]).toBeLessThan(4000);
+    const [, clock, cpu] = timings.at(-1)!;
+    expect(clock).toBeGreaterThanOrEqual(2400);
+    expect(cpu).toBeLessThan(4000);
     const gaps = ticks.slice(1).map((t, i) => t - ticks[i]);
-    expect(ticks.length).toBeGreaterThan(50);
+    expect(ticks.length).toBeGreaterThan(20);
     expect(Math.max(...gaps)).toBeLessThan(200);
   });
 
