@@ -155,7 +155,8 @@ beforeAll(async () => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
   console.log(
-    "sheet-read timings (file, ms, CPU ms, peak heap growth MB):\n" + timings.map((t) => `  ${t.join("\t")}`).join("\n"),
+    "sheet-read timings (file, ms, CPU ms, peak heap growth MB):\n" +
+      timings.map((t) => `  ${t.join("\t")}`).join("\n"),
   );
 });
 
