@@ -203,12 +203,7 @@ export class LiveHub {
     if (!batch.length || !this.streams.size) return;
     const cursor = this.cursor;
     const run = async () => {
-      const groups = new Map<string, LiveStream[]>();
-      for (const stream of this.streams) {
-        const key = keyOf(stream.principal);
-        groups.set(key, [...(groups.get(key) ?? []), stream]);
-      }
-      for (const streams of groups.values()) {
+      for (const streams of this.byPrincipal().values()) {
         let changes: LiveChange[];
         try {
           ({ changes } = await this.visible(streams[0].principal, batch));
@@ -223,6 +218,35 @@ export class LiveHub {
     };
     this.flushing = run().finally(() => (this.flushing = undefined));
     await this.flushing;
+  }
+
+  /**
+   * Sends each stream whose caller may read the record (the rule a change of it is told by) the message made
+   * for that caller; nothing to a caller the message leaves undefined.
+   */
+  async sendAbout(
+    model: EntityModel,
+    record: { id: number; version: number; path: string | null },
+    message: (principal: Principal) => string | undefined,
+  ): Promise<void> {
+    const notice: ChangeNotice = { t: model.table, op: "U", r: [[record.id, record.version, record.path, null]] };
+    const heard: Heard[] = [{ seq: 0, at: Date.now(), model, notice }];
+    for (const streams of this.byPrincipal().values()) {
+      const { changes } = await this.visible(streams[0].principal, heard);
+      if (!changes.length) continue;
+      const text = message(streams[0].principal);
+      if (text !== undefined) for (const stream of streams) stream.send(text);
+    }
+  }
+
+  /** The open streams, those of one principal together (they share the work of choosing what they see). */
+  private byPrincipal(): Map<string, LiveStream[]> {
+    const groups = new Map<string, LiveStream[]>();
+    for (const stream of this.streams) {
+      const key = keyOf(stream.principal);
+      groups.set(key, [...(groups.get(key) ?? []), stream]);
+    }
+    return groups;
   }
 
   /**

@@ -39,6 +39,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** A POST that only reads (a device's lanes): sent without an Idempotency-Key, so it is never answered from before. */
   reads?: boolean;
+  /** Sent even as the page goes away (a tab closed): fetch's keepalive. */
+  keepalive?: boolean;
 }
 
 /** A call the network failed (offline, the server out of reach): not an answer of the server's. */
@@ -68,7 +70,7 @@ function headers(): Record<string, string> {
 const PUBLIC_CALLS = new Set(["login", "setting-no", "version-check"]);
 
 async function send(call: string, options: CallOptions): Promise<Response> {
-  const { method = "GET", query, body, base = "/merchant", signal } = options;
+  const { method = "GET", query, body, base = "/merchant", signal, keepalive } = options;
   // Signed out (or another tab signed out): answer 401 here rather than ask the server in vain.
   if (!token() && !PUBLIC_CALLS.has(call)) throw new ApiError(401, i18n.t("errors:unauthorized"));
   const url = `${base}/${call}${queryString(query)}`;
@@ -83,6 +85,7 @@ async function send(call: string, options: CallOptions): Promise<Response> {
       headers: { ...headers(), ...(key ? { [IDEMPOTENCY_HEADER]: key } : {}) },
       body: text,
       signal,
+      keepalive,
     });
   } catch (error) {
     // Given up or cut off, the write may have reached the server: its key is kept either way.

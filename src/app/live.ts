@@ -4,7 +4,7 @@
 // knows what changed since) tells the listeners to read everything they show again. It stops when the
 // session ends (401) and starts again with the next one.
 import { createParser } from "eventsource-parser";
-import type { LiveEventsAnswer } from "../generated/types.ts";
+import type { LiveEventsAnswer, LivePresenceAnswer } from "../generated/types.ts";
 import i18n from "i18next";
 import { token } from "./session.ts";
 
@@ -15,10 +15,20 @@ export type LiveNews = { changes: LiveChange[]; reset: false } | { changes: []; 
 
 type Listener = (news: LiveNews) => void;
 
+/** Who else is editing a record the caller may read, as the stream tells it when that changes. */
+export interface PresenceNews {
+  entity: string;
+  id: number;
+  editors: LivePresenceAnswer["editors"];
+}
+
+type PresenceListener = (news: PresenceNews) => void;
+
 /** Waits before reconnecting after a drop: at first, and at most (doubling between). */
 export const RECONNECT_MS = [1_000, 15_000];
 
 const listeners = new Set<Listener>();
+const presenceListeners = new Set<PresenceListener>();
 let running: AbortController | undefined;
 let lastId: string | undefined;
 let wait = RECONNECT_MS[0];
@@ -34,6 +44,12 @@ function tell(news: LiveNews): void {
 export function onLiveChange(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Hears who else edits the records this tab's caller may read; returns how to stop. */
+export function onPresence(listener: PresenceListener): () => void {
+  presenceListeners.add(listener);
+  return () => presenceListeners.delete(listener);
 }
 
 export const liveConnected = () => connected;
@@ -66,6 +82,9 @@ async function connect(controller: AbortController): Promise<void> {
       else if (message.event === "change") {
         const { changes } = JSON.parse(message.data) as { changes: LiveChange[] };
         if (changes.length) tell({ changes, reset: false });
+      } else if (message.event === "presence") {
+        const news = JSON.parse(message.data) as PresenceNews;
+        for (const listener of [...presenceListeners]) listener(news);
       }
     },
   });

@@ -6,7 +6,7 @@ import { useCreate, useOne, useUpdate } from "@refinedev/core";
 import { App, Card } from "antd";
 import { useMemo, useRef, useState } from "react";
 import { useLocation, useNavigate, useParams } from "react-router";
-import { ChangedElsewhere } from "./changed-elsewhere.tsx";
+import { AlsoEditing, ChangedElsewhere } from "./changed-elsewhere.tsx";
 import { api, type ApiError } from "../app/api.ts";
 import { dataProvider } from "../app/providers/data-provider.ts";
 import { fieldConflicts, mergeChoices, raceOf, type Choice, type FieldConflict } from "./conflict.ts";
@@ -169,6 +169,7 @@ function EditForm({ screen, id }: { screen: ScreenContext; id: number }) {
   return (
     <Card className="screen-card form-card" variant="borderless">
       <RefreshFailed error={query.error} />
+      <AlsoEditing entity={view.name} id={id} />
       <ChangedElsewhere entity={view.name} id={id} version={version.current} />
       <SchemaForm
         view={view}

@@ -16,6 +16,7 @@ import goodsImage from "../../schemas/operations/goods-image.json" with { type: 
 import goodsSkuActive from "../../schemas/operations/goods-sku-active.json" with { type: "json" };
 import goodsSkuCoffee from "../../schemas/operations/goods-sku-coffee.json" with { type: "json" };
 import liveEvents from "../../schemas/operations/live-events.json" with { type: "json" };
+import livePresence from "../../schemas/operations/live-presence.json" with { type: "json" };
 import login from "../../schemas/operations/login.json" with { type: "json" };
 import logout from "../../schemas/operations/logout.json" with { type: "json" };
 import machineApplicationPlan from "../../schemas/operations/machine-application-plan.json" with { type: "json" };
@@ -105,6 +106,7 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "goods-sku-active": goodsSkuActive as unknown as JsonSchemaOperation,
   "goods-sku-coffee": goodsSkuCoffee as unknown as JsonSchemaOperation,
   "live-events": liveEvents as unknown as JsonSchemaOperation,
+  "live-presence": livePresence as unknown as JsonSchemaOperation,
   login: login as unknown as JsonSchemaOperation,
   logout: logout as unknown as JsonSchemaOperation,
   "machine-application-plan": machineApplicationPlan as unknown as JsonSchemaOperation,
@@ -194,6 +196,7 @@ export type OperationCall =
   | "goods-sku-active"
   | "goods-sku-coffee"
   | "live-events"
+  | "live-presence"
   | "login"
   | "logout"
   | "machine-application-plan"
@@ -274,6 +277,7 @@ export type TransactionalCall =
   | "charge-plan-edit"
   | "data-withdraw-apply"
   | "goods-image"
+  | "live-presence"
   | "logout"
   | "machine-baketime-set"
   | "machine-bg-set"

@@ -1307,6 +1307,14 @@ export interface LiveEventsInput {
   after?: string;
 }
 /**
+ * Says that the caller is editing a record (issue 32: "also being edited by …"), or stopped: an open edit form says so every 30 s, and a claim not renewed lapses after 70 s. Needs the right to change the record, which must be one the caller may read. Every console whose caller may read the record hears its editors on its live stream (`presence` events: { entity, id, editors }, itself left out). Answers the record's other editors now.
+ */
+export interface LivePresenceInput {
+  entity: string;
+  id: number;
+  editing: boolean;
+}
+/**
  * Signs in: an account and its password, exchanged for a merchant token (valid 3 days), the account, its permissions and its menu.
  */
 export interface LoginInput {
@@ -1794,6 +1802,12 @@ export interface LiveEventsAnswer {
     more: boolean;
   }[];
 }
+export interface LivePresenceAnswer {
+  editors: {
+    key: string;
+    name: string;
+  }[];
+}
 export interface LoginAnswer {
   token: string;
   expires_at: string;
@@ -2151,6 +2165,7 @@ export interface OperationInputs {
   "goods-sku-active": GoodsSkuActiveInput;
   "goods-sku-coffee": GoodsSkuCoffeeInput;
   "live-events": LiveEventsInput;
+  "live-presence": LivePresenceInput;
   login: LoginInput;
   logout: LogoutInput;
   "machine-application-plan": MachineApplicationPlanInput;
@@ -2232,6 +2247,7 @@ export interface OperationAnswers {
   "goods-image": GoodsImageAnswer;
   "goods-sku-coffee": GoodsSkuCoffeeAnswer;
   "live-events": LiveEventsAnswer;
+  "live-presence": LivePresenceAnswer;
   login: LoginAnswer;
   "machine-application-plan": MachineApplicationPlanAnswer;
   "machine-iccid": MachineIccidAnswer;

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { storedModels, modelOf } from "../../server/model/model.ts";
 import type { LiveAnswer, LiveChange } from "../../server/entities/live.ts";
 import { LIVE_RECORDS_NAMED } from "../../server/entities/live.ts";
+import { PRESENCE_TTL_MS } from "../../server/entities/presence.ts";
 import { openPostgres } from "../../server/db/db.ts";
 import { buildApp } from "../../server/app.ts";
 import { client, createTestApp, type Client, type TestApp } from "./helper.ts";
@@ -366,9 +367,130 @@ describe.runIf(process.env.DATABASE_URL)("two instances on one PostgreSQL", () =
         { entity: "shop", kind: "added", records: [{ id: added.body.data.id, version: 1 }], more: false },
       ]);
       expect((await since(onOther(agentB), startB.cursor)).changes).toEqual([]);
+      // Who edits what is known to both: claimed through the first, the other answers it too.
+      const shopId = added.body.data.id;
+      const claimed = await agentA.post("/merchant/live-presence", { entity: "shop", id: shopId, editing: true });
+      expect(claimed.status, claimed.raw).toBe(200);
+      const agentAKey = `agent:${(await fx.owner("agent_a")).id}`;
+      await expect
+        .poll(() => other.presence.editors("shop", shopId), { timeout: 10_000 })
+        .toEqual([{ key: agentAKey, name: "agent a" }]);
+      const admin = onOther(await fx.client("admin"));
+      const adminClaim = await admin.post<{ editors: unknown[] }>("/merchant/live-presence", {
+        entity: "shop",
+        id: shopId,
+        editing: true,
+      });
+      expect(adminClaim.body.data.editors).toEqual([{ key: agentAKey, name: "agent a" }]);
     } finally {
       await other.close();
       await db.close();
     }
+  });
+});
+
+describe("who is editing (presence)", () => {
+  type Editors = { key: string; name: string }[];
+  const claim = (who: Client, body: Record<string, unknown>) =>
+    who.post<{ editors: Editors }>("/merchant/live-presence", body);
+  const presenceIn = (messages: { event: string; data: unknown }[], id: number) =>
+    messages
+      .filter((m) => m.event === "presence" && (m.data as { id: number }).id === id)
+      .map((m) => (m.data as { editors: Editors }).editors.map((e) => e.name));
+
+  it("tells every caller who may read the record who edits it, itself left out, until they stop or lapse", async () => {
+    const names = ["admin", "agent_a", "agent_a1", "agent_b", "operator_a"] as const;
+    const clients = Object.fromEntries(
+      await Promise.all(names.map(async (p) => [p, await fx.client(p)] as const)),
+    ) as Record<(typeof names)[number], Client>;
+    const machine = await fx.insertRecord("machine", "agent_a1");
+    const id = Number(machine.id);
+    const streams = Object.fromEntries(
+      await Promise.all(names.map(async (p) => [p, await openStream(clients[p].token)] as const)),
+    ) as Record<(typeof names)[number], Awaited<ReturnType<typeof openStream>>>;
+    await expect.poll(() => names.every((p) => streams[p].messages.length > 0), { timeout: 10_000 }).toBe(true);
+    // Who reads the device, by their own calls (the oracle): admin, agent_a and agent_a1 (its owner, which
+    // may only list devices); the operator when the device is one of its own.
+    const readers = new Set<string>();
+    for (const p of names) if (await reads("machine", p, id)) readers.add(p);
+    expect([...readers].filter((p) => p !== "operator_a").sort()).toEqual(["admin", "agent_a", "agent_a1"]);
+    const keyOf = async (account: "admin" | "agent_a") => `agent:${(await fx.owner(account)).id}`;
+    // The names are the accounts' nicknames (tests/api/helper.ts).
+    const agentA = { key: await keyOf("agent_a"), name: "agent a" };
+    const admin = { key: await keyOf("admin"), name: "admin" };
+
+    // agent_a opens the device's form: no one else edits it; its readers hear that agent_a does.
+    const first = await claim(clients.agent_a, { entity: "machine", id, editing: true });
+    expect(first.status, first.raw).toBe(200);
+    expect(first.body.data).toEqual({ editors: [] });
+    for (const p of ["admin", "agent_a1"] as const)
+      await expect.poll(() => presenceIn(streams[p].messages, id), { timeout: 10_000 }).toEqual([["agent a"]]);
+    // Its own stream is told that no one else does.
+    await expect.poll(() => presenceIn(streams.agent_a.messages, id), { timeout: 10_000 }).toEqual([[]]);
+
+    // The admin opens it too: told that agent_a edits it; agent_a hears of the admin, agent_a1 of both.
+    const second = await claim(clients.admin, { entity: "machine", id, editing: true });
+    expect(second.body.data).toEqual({ editors: [agentA] });
+    await expect.poll(() => presenceIn(streams.agent_a.messages, id), { timeout: 10_000 }).toEqual([[], ["admin"]]);
+    await expect
+      .poll(() => presenceIn(streams.agent_a1.messages, id), { timeout: 10_000 })
+      .toEqual([["agent a"], ["agent a", "admin"]]);
+    // A renewal answers the same and tells nothing new.
+    expect((await claim(clients.agent_a, { entity: "machine", id, editing: true })).body.data).toEqual({
+      editors: [admin],
+    });
+
+    // agent_a closes its form: the admin is alone.
+    await claim(clients.agent_a, { entity: "machine", id, editing: false });
+    await expect
+      .poll(() => presenceIn(streams.agent_a1.messages, id), { timeout: 10_000 })
+      .toEqual([["agent a"], ["agent a", "admin"], ["admin"]]);
+    // The admin's claim lapses when it is not renewed (its tab closed without a word).
+    t.app.presence.sweep(Date.now() + PRESENCE_TTL_MS + 1);
+    await expect
+      .poll(() => presenceIn(streams.agent_a1.messages, id), { timeout: 10_000 })
+      .toEqual([["agent a"], ["agent a", "admin"], ["admin"], []]);
+    expect(t.app.presence.editors("machine", id)).toEqual([]);
+    // The admin's stream, itself left out: agent_a; agent_a (the admin joined); none (agent_a left); none.
+    expect(presenceIn(streams.admin.messages, id)).toEqual([["agent a"], ["agent a"], [], []]);
+
+    // agent_b, who cannot read the device, heard nothing of it; the operator only if it reads it.
+    expect(presenceIn(streams.agent_b.messages, id)).toEqual([]);
+    expect(presenceIn(streams.operator_a.messages, id).length > 0).toBe(readers.has("operator_a"));
+    // Presence moves no stream's position: its messages carry none.
+    const ids = streams.agent_a1.messages.filter((m) => m.event === "presence").map((m) => m.id);
+    expect(ids).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it("refuses another agent's record, a record it may not change, and bad input", async () => {
+    const [agentB, operator, agentA] = await Promise.all(["agent_b", "operator_a", "agent_a"].map((a) => fx.client(a)));
+    const machine = await fx.insertRecord("machine", "agent_a");
+    const id = Number(machine.id);
+    // Another agent's record is not found, as its detail is not.
+    expect((await claim(agentB, { entity: "machine", id, editing: true })).status).toBe(404);
+    // The operator reads devices but may change none; nor may agent_a1, whose role only lists them.
+    expect((await claim(operator, { entity: "machine", id, editing: true })).status).toBe(403);
+    const own = await fx.insertRecord("machine", "agent_a1");
+    const a1 = await fx.client("agent_a1");
+    expect((await claim(a1, { entity: "machine", id: Number(own.id), editing: true })).status).toBe(403);
+    // An unknown entity, one without an edit, a record that is not there.
+    expect((await claim(agentA, { entity: "nothing", id, editing: true })).status).toBe(404);
+    expect((await claim(agentA, { entity: "order", id: 1, editing: true })).status).toBe(404);
+    expect((await claim(agentA, { entity: "machine", id: 99_999_999, editing: true })).status).toBe(404);
+    // Malformed: each on its field.
+    const bad = await claim(agentA, { entity: "Machine; drop", id: -1 });
+    expect(bad.status).toBe(400);
+    expect((bad.body.data as unknown as { errors: { field: string }[] }).errors.map((e) => e.field).sort()).toEqual([
+      "editing",
+      "entity",
+      "id",
+    ]);
+    expect(t.app.presence.editors("machine", id)).toEqual([]);
+    const none = await t.app.inject({
+      method: "POST",
+      url: "/merchant/live-presence",
+      payload: { entity: "machine", id, editing: true },
+    });
+    expect(none.statusCode).toBe(401);
   });
 });

@@ -3,6 +3,7 @@
 // refreshed under the hands); a new row is announced above the rows being read and shown on a click; a row
 // deleted elsewhere is marked where it was. Screenshots of the announcement and the marks in five languages
 // at 1440 and 390 px. The second person writes through the API with its own session, as its console does.
+// A third, the platform admin, opens the same edit form: each is told that the other edits it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import {
@@ -162,6 +163,53 @@ describe("live screens", () => {
     expect(await form.locator("input#root_address").inputValue()).not.toBe("Moved next door");
     await shot(page, "live-form-changed-en");
   });
+
+  it("says who else has the same record's form open, as long as they have it, in five languages", async () => {
+    // The platform admin opens agent_a's outlet's form in a third browser, and keeps it open.
+    const [target] = await outlets();
+    const editPath = `/shop/list/edit/${target.id}`;
+    const admin = await openPage(c);
+    try {
+      await signIn(c, admin.page, "admin");
+      const adminName = (await c.db.query<{ nickname: string }>(`select nickname from agent where account = 'admin'`))
+        .rows[0].nickname;
+      const agentName = (await c.db.query<{ nickname: string }>(`select nickname from agent where account = 'agent_a'`))
+        .rows[0].nickname;
+      await go(admin.page, editPath);
+      const adminForm = onPage(admin.page, editPath, ".schema-form");
+      await adminForm.waitFor();
+
+      // agent_a opens it: told that the admin edits it; the admin is told of agent_a.
+      const { page } = reader;
+      await go(page, editPath);
+      const said = onPage(page, editPath, ".also-editing");
+      await said.waitFor({ timeout: 15_000 });
+      expect(await said.textContent()).toContain(adminName);
+      const adminSaid = onPage(admin.page, editPath, ".also-editing");
+      await expect.poll(() => adminSaid.textContent(), { timeout: 15_000 }).toContain(agentName);
+
+      // In every language, at both widths, the words fit.
+      for (const lng of LANGUAGES) {
+        const words = locale(lng, "common").live.alsoEditing.split("{{names}}");
+        await inLanguage(c, lng, "agent_a", async (tab, viewport) => {
+          await go(tab.page, editPath);
+          const alert = onPage(tab.page, editPath, ".also-editing");
+          await alert.waitFor({ timeout: 15_000 });
+          const text = (await alert.textContent()) ?? "";
+          expect(text).toContain(adminName);
+          for (const part of words) expect(text).toContain(part.trim());
+          await expectFits(tab.page, viewport.width);
+          await shot(tab.page, `live-also-editing-${lng}-${viewport.width}`);
+        });
+      }
+
+      // The admin leaves the form: agent_a's notice goes.
+      await go(admin.page, "/shop/list");
+      await said.waitFor({ state: "detached", timeout: 15_000 });
+    } finally {
+      await admin.context.close();
+    }
+  }, 300_000);
 });
 
 /** The record as its detail answers it (what an update sends back, with its version). */

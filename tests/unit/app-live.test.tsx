@@ -3,7 +3,15 @@
 // reconnected from the last position, a reset passed on, stopped by a 401), which queries a change makes
 // the console read again, and a list's rows kept in place (new ones announced, removed ones marked).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { onLiveChange, startLive, stopLive, type LiveChange, type LiveNews } from "../../src/app/live.ts";
+import {
+  onLiveChange,
+  onPresence,
+  startLive,
+  stopLive,
+  type LiveChange,
+  type LiveNews,
+  type PresenceNews,
+} from "../../src/app/live.ts";
 import { shows } from "../../src/app/live-refresh.ts";
 import { concerns } from "../../src/crud/list/use-live-rows.ts";
 
@@ -65,6 +73,8 @@ describe("the stream", () => {
         "retry: 2000\n\n",
         'id: aaaaaaaa-01\nevent: change\ndata: {"changes":[]}\n\n',
         'id: aaaaaaaa-02\nevent: change\ndata: {"changes":[{"entity":"shop","kind":"changed","records":[{"id":7,"version":3}],"more":false}]}\n\n',
+        // Who edits what carries no position: the next connection asks from the last change's.
+        'event: presence\ndata: {"entity":"shop","id":7,"editors":[{"key":"agent:2","name":"Ann"}]}\n\n',
       ],
       ['id: aaaaaaaa-03\nevent: reset\ndata: {"reset":true}\n\n'],
     ];
@@ -95,9 +105,13 @@ describe("the stream", () => {
   it("tells its changes, reconnects from the last position after a drop, passes a reset on, stops at a 401", async () => {
     const heard: LiveNews[] = [];
     const stop = onLiveChange((n) => heard.push(n));
+    const editors: PresenceNews[] = [];
+    const stopPresence = onPresence((n) => editors.push(n));
     startLive();
     await vi.waitFor(() => expect(requests).toHaveLength(3), { timeout: 10_000 });
     stop();
+    stopPresence();
+    expect(editors).toEqual([{ entity: "shop", id: 7, editors: [{ key: "agent:2", name: "Ann" }] }]);
     expect(requests[0].headers.Authorization).toBe("Bearer t0k");
     expect(requests[0].headers.Accept).toBe("text/event-stream");
     expect(requests[0].headers["Last-Event-ID"]).toBeUndefined();

@@ -2,13 +2,21 @@
 // asks once. What the hub tells (server/entities/live.ts) is chosen per caller; this area opens the hub
 // with the app, serves the stream, and ends it when its connection goes or its session does.
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { permissionOfCall } from "../../../src/schema/permissions.ts";
+import { notFound } from "../../core/errors.ts";
+import { requirePermission, scopeOf, sqlOf } from "../../entities/context.ts";
 import { CURSOR, LiveHub, sseMessage } from "../../entities/live.ts";
+import { PresenceBoard } from "../../entities/presence.ts";
+import { findById } from "../../entities/repository.ts";
+import { models } from "../../model/model.ts";
 import { defineArea } from "../area.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
     /** What changed, told to the open consoles (server/entities/live.ts). */
     live: LiveHub;
+    /** Who is editing what (server/entities/presence.ts). */
+    presence: PresenceBoard;
   }
 }
 
@@ -22,10 +30,34 @@ export const live = defineArea({
   setup: async (app: FastifyInstance, db) => {
     const hub = new LiveHub(db);
     await hub.start();
+    const presence = new PresenceBoard(db, hub);
+    await presence.start();
     app.decorate("live", hub);
-    app.addHook("onClose", () => hub.close());
+    app.decorate("presence", presence);
+    app.addHook("onClose", async () => {
+      await presence.close();
+      await hub.close();
+    });
   },
   handlers: {
+    // An edit form open (or closed): a record the caller may change, and may read (another agent's is not
+    // found, as its detail is not).
+    "live-presence": async ({ ctx, input, request }) => {
+      const model = models.get(input.entity);
+      if (!model?.x.calls.update) throw notFound();
+      requirePermission(ctx, permissionOfCall(model.name, "update"));
+      const record = await findById(sqlOf(ctx), model, scopeOf(ctx.principal), input.id);
+      if (!record) throw notFound();
+      const path = model.scoped ? String(record.agent_path) : null;
+      const editors = await request.server.presence.claim(
+        sqlOf(ctx),
+        ctx.principal,
+        model,
+        { id: input.id, version: Number(record.version), path },
+        input.editing,
+      );
+      return { editors };
+    },
     "live-events": async ({ ctx, input, request, reply }) => {
       const hub = request.server.live;
       const header = request.headers["last-event-id"];
