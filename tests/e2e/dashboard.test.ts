@@ -170,6 +170,62 @@ describe("as an agent", () => {
   });
 });
 
+// Live (issue 32): the figures and the map move on their own when what they count changes elsewhere (an
+// order moved into today by another hand, a device reporting in), within the poll's wait, no reload.
+describe("live", () => {
+  it("moves agent_a's figures and map colours on their own when orders and devices change elsewhere", async () => {
+    const tab = await openPage(c);
+    try {
+      const { page } = tab;
+      await signIn(c, page, "agent_a");
+      const subtree = await subtreeOf("agent_a");
+      const todays = statistic(page, common.home.periods.today, common.home.orders);
+      await expect.poll(() => todays.innerText()).toBe(String(await todayOrders("agent_a")));
+      await mapDrawn(page);
+      const offline = en("machine").enum.status.offline as string;
+      /** How many points the map draws in a status's colour. */
+      const drawn = (name: string) =>
+        page.evaluate((name) => {
+          const box = document.querySelector(".device-map") as HTMLDivElement & {
+            chart: { getOption(): { series: { name: string; data: Float64Array }[] } };
+          };
+          const series = box.chart.getOption().series.find((s) => s.name === name);
+          return series ? series.data.length / 2 : 0;
+        }, name);
+      const offlineBefore = await drawn(offline);
+
+      // An order of an earlier day moved into today, and an offline device of an outlet on the map reporting
+      // in, both by a hand outside the console.
+      const { rows: moved } = await c.db.query<{ id: number }>(
+        `update "order" set order_time = now(), version = version + 1
+          where id = (select id from "order" where agent_path like $1
+                         and (order_time at time zone 'Asia/Bangkok')::date < (now() at time zone 'Asia/Bangkok')::date
+                       order by id limit 1)
+          returning id`,
+        [subtree],
+      );
+      expect(moved).toHaveLength(1);
+      const { rows: reported } = await c.db.query<{ id: number }>(
+        `update "machine" set last_report_at = now(), version = version + 1
+          where id = (select m.id from "machine" m join "shop" s on s.id = m.shop_id
+                       where m.deleted_at is null and s.longitude is not null and m.agent_path like $1
+                         and m.mac_id is not null and m.last_report_at < now() - interval '1 day'
+                       order by m.id limit 1)
+          returning id`,
+        [subtree],
+      );
+      expect(reported).toHaveLength(1);
+      expect(offlineBefore).toBeGreaterThan(0);
+
+      await expect.poll(() => todays.innerText()).toBe(String(await todayOrders("agent_a")));
+      await expect.poll(() => drawn(offline)).toBe(offlineBefore - 1);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
+
 describe("the statistics views", () => {
   const stats = en("statistics");
 
