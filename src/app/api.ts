@@ -37,7 +37,10 @@ export interface CallOptions {
   /** /merchant (default) or /admin (versions). */
   base?: string;
   signal?: AbortSignal;
-  /** A POST that only reads (a device's lanes): sent without an Idempotency-Key, so it is never answered from before. */
+  /**
+   * A POST that only reads (a device's lanes), or one whose repetition means nothing (an edit form's presence
+   * beat): sent without an Idempotency-Key, so it is never answered from before, nor its answer kept.
+   */
   reads?: boolean;
   /** Sent even as the page goes away (a tab closed): fetch's keepalive. */
   keepalive?: boolean;

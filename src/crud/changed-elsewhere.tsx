@@ -25,7 +25,7 @@ export function useOtherEditors(entity: string, id: number): Editors {
   useEffect(() => {
     let open = true;
     const claim = (editing: boolean) =>
-      api("live-presence", { method: "POST", body: { entity, id, editing }, keepalive: !editing });
+      api("live-presence", { method: "POST", body: { entity, id, editing }, reads: true, keepalive: !editing });
     const beat = () =>
       void claim(true)
         .then((answer) => open && setEditors(answer.editors))

@@ -5,6 +5,7 @@
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PresenceNews } from "../../src/app/live.ts";
+import { IDEMPOTENCY_HEADER } from "../../src/schema/idempotency.ts";
 
 const listeners = new Set<(news: PresenceNews) => void>();
 vi.mock("../../src/app/live.ts", () => ({
@@ -21,16 +22,20 @@ const ann = { key: "agent:2", name: "Ann" };
 const bo = { key: "operator:5", name: "Bo" };
 
 let calls: { url: string; body: unknown; keepalive?: boolean }[];
+/** Whether any claim was sent with an Idempotency-Key (a beat's answer is never to be kept or replayed). */
+let keyed: boolean;
 let status: number;
 
 beforeEach(() => {
   localStorage.setItem("merchant_token", "t0k");
   calls = [];
+  keyed = false;
   status = 200;
   vi.stubGlobal(
     "fetch",
     vi.fn(async (url: string, init: RequestInit) => {
       calls.push({ url, body: JSON.parse(String(init.body)), keepalive: init.keepalive });
+      if (IDEMPOTENCY_HEADER in (init.headers as Record<string, string>)) keyed = true;
       if (status !== 200)
         return new Response(JSON.stringify({ code: status, message: "forbidden", data: null }), { status });
       return new Response(JSON.stringify({ code: 200, message: "ok", data: { editors: [ann] } }), { status: 200 });
@@ -66,6 +71,7 @@ describe("an open form's claim", () => {
     });
     // Closed, it hears no more.
     expect(listeners.size).toBe(0);
+    expect(keyed).toBe(false);
   });
 
   it("renews its claim every beat while open; claims nothing more once refused", async () => {
