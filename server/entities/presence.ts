@@ -61,6 +61,8 @@ export class PresenceBoard {
   private channel = "";
   private stop: (() => Promise<void>) | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  /** One telling at a time, in the order the changes were heard: a stream never ends on an older list. */
+  private telling: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -83,6 +85,7 @@ export class PresenceBoard {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     await this.stop?.();
+    await this.telling;
     this.held.clear();
   }
 
@@ -156,12 +159,13 @@ export class PresenceBoard {
   }
 
   /** Tells the streams that may read the record who edits it now (each without its own account). */
-  private async tell(held: Held): Promise<void> {
+  private tell(held: Held): Promise<void> {
     const entity = held.model.name;
     if (!held.editors.size) this.held.delete(`${entity}:${held.id}`);
     const editors = this.editors(entity, held.id);
-    await this.hub
-      .sendAbout(held.model, held, (principal) => {
+    const record = { id: held.id, version: held.version, path: held.path };
+    this.telling = this.telling.then(() =>
+      this.hub.sendAbout(held.model, record, (principal) => {
         const news: PresenceNews = {
           entity,
           id: held.id,
@@ -169,7 +173,10 @@ export class PresenceBoard {
         };
         // No position: a stream's position is where its changes stand, which this does not move.
         return `event: presence\ndata: ${JSON.stringify(news)}\n\n`;
-      })
-      .catch(() => undefined);
+      }),
+    );
+    // A telling that failed (the database, for an operator's scope) does not stop the next ones.
+    this.telling = this.telling.catch(() => undefined);
+    return this.telling;
   }
 }
