@@ -187,7 +187,10 @@ describe("scope: a principal hears of exactly the records its own calls read", (
 
   it("tells the owner before a move of the record that left its subtree", async () => {
     const [agentA, agentB] = await Promise.all(["agent_a", "agent_b"].map((a) => fx.client(a)));
+    const before = (await since(agentA)).cursor;
     const shop = await fx.insertRecord("shop", "agent_a");
+    // On PostgreSQL the insert is heard through another connection, maybe after a position taken at once.
+    await heard(agentA, before, (a) => idsOf(a.changes, "shop").includes(Number(shop.id)));
     const starts = await Promise.all([agentA, agentB].map(async (c) => (await since(c)).cursor));
     const b = await fx.owner("agent_b");
     await t.db.query(`update "shop" set agent_id = $1, agent_path = $2, version = version + 1 where id = $3`, [
