@@ -33,15 +33,24 @@ export interface Console {
   close(): Promise<void>;
 }
 
-export async function startConsole(): Promise<Console> {
-  const db = await openDatabase(seedConsole);
-  // The demo's devices that report say so as the server starts, as they do under `npm start`: the copy
-  // may have been seeded minutes ago, past the online window.
-  await reportDemoDevices(db);
+/** The console's server on a database, listening on a port of its own: its app and address. */
+export async function serveConsole(db: Db): Promise<{ app: FastifyInstance; url: string }> {
   const app = await buildApp({ db, consoleDir: join(ROOT, "dist/console"), checkAnswers: true });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  return { app, url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` };
+}
+
+/**
+ * The console on a copy of the demo database, or on `db` when given (a test of its own database, such as one
+ * schema of PostgreSQL that several instances serve), and a browser for it.
+ */
+export async function startConsole(given?: Db): Promise<Console> {
+  const db = given ?? (await openDatabase(seedConsole));
+  // The demo's devices that report say so as the server starts, as they do under `npm start`: the copy
+  // may have been seeded minutes ago, past the online window.
+  await reportDemoDevices(db);
+  const { app, url } = await serveConsole(db);
   let browser: Browser;
   try {
     browser = await chromium.launch({
@@ -56,7 +65,7 @@ export async function startConsole(): Promise<Console> {
   }
   mkdirSync(SHOTS, { recursive: true });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     db,
     app,
     browser,
