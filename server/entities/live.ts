@@ -100,10 +100,14 @@ export class LiveHub {
 
   constructor(private readonly db: Db) {}
 
+  /** The database schema this hub's instance serves (its channels are named by it), once started. */
+  schema = "";
+
   async start(): Promise<void> {
     const { rows } = await this.db.query<{ schema: string }>("select current_schema() as schema");
+    this.schema = rows[0].schema;
     this.stop = await this.db.listen(
-      changeChannel(rows[0].schema),
+      changeChannel(this.schema),
       (payload) => this.heard(payload),
       () => this.lost(),
     );

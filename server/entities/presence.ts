@@ -69,9 +69,10 @@ export class PresenceBoard {
     private readonly hub: LiveHub,
   ) {}
 
+  /** Listens on the schema's presence channel: the hub's schema, so the hub is started first. */
   async start(): Promise<void> {
-    const { rows } = await this.db.query<{ schema: string }>("select current_schema() as schema");
-    this.channel = presenceChannel(rows[0].schema);
+    if (!this.hub.schema) throw new Error("the live hub is started before the presence board");
+    this.channel = presenceChannel(this.hub.schema);
     // A lost connection forgets nothing here: claims lapse by themselves, and are renewed within a beat.
     this.stop = await this.db.listen(
       this.channel,
