@@ -9,6 +9,7 @@ import { useEffect } from "react";
 import { onScreen } from "../crud/refresh.ts";
 import { resources } from "../generated/resources.ts";
 import { onLiveChange, startLive, stopLive, type LiveChange, type LiveNews } from "./live.ts";
+import { readsOf, type QueryOfRecords } from "./query-reads.ts";
 
 /** Refine keys a record's queries by its resource's identifier (the route's id): the entity each names. */
 const ENTITY_OF = new Map<unknown, string>(
@@ -21,50 +22,19 @@ const ENTITY_OF = new Map<unknown, string>(
 /** A query is read again at most this often while changes keep coming. */
 export const LIVE_READ_MS = 1_000;
 
-/** The entities the dashboard's and statistics' figures (and the device map) are summed from. */
-const FIGURES_FROM = new Set([
-  "order",
-  "machine",
-  "machine_channel",
-  "withdrawal",
-  "payment_record",
-  "profit_record",
-  "agent",
-  "shop",
-]);
-
 const named = (change: LiveChange, id: unknown) =>
   change.more || change.records.some((r) => String(r.id) === String(id));
-const namesAny = (change: LiveChange, ids: unknown) =>
-  change.more || (Array.isArray(ids) && ids.some((id) => named(change, id)));
 
-/** Whether a query (by its key) shows what the change changed. */
-export function shows(key: readonly unknown[], change: LiveChange): boolean {
-  const [kind, a, b, c, d] = key;
-  const entity = change.entity;
-  switch (kind) {
-    // Refine's: ["data", provider, resource (the entity), action, id?, ...]
-    case "data":
-      return ENTITY_OF.get(b) === entity && (c !== "one" || named(change, d));
-    case "related":
-      return a === entity;
-    case "relation-titles":
-      return a === entity && namesAny(change, b);
-    case "record-titles":
-    case "record-history":
-      return a === entity && named(change, b);
-    case "statistics":
-      return FIGURES_FROM.has(entity);
-    case "machine-list":
-    case "machine-all":
-      return entity === "machine" || entity === "machine_channel";
-    case "restock-lanes":
-      return entity === "machine_channel" || entity === "goods" || (entity === "machine" && named(change, a));
-    case "operator-earnings":
-      return entity === "profit_record" || entity === "payment_record";
-    default:
-      return false;
-  }
+/**
+ * Whether a query shows what the change changed: a Refine data query by its resource (and its record's id),
+ * any other by what it declared it reads (src/app/query-reads.ts).
+ */
+export function shows(query: QueryOfRecords, change: LiveChange): boolean {
+  // Refine's: ["data", provider, resource (the entity), action, id?, ...]
+  const [kind, , resource, action, id] = query.queryKey;
+  if (kind === "data") return ENTITY_OF.get(resource) === change.entity && (action !== "one" || named(change, id));
+  const ids = readsOf(query)?.[change.entity];
+  return ids === true || (ids !== undefined && ids.some((id) => named(change, id)));
 }
 
 const ownsLive = (query: Query) =>
@@ -82,7 +52,7 @@ export function liveReader(client: QueryClient): (news: LiveNews) => void {
   return (news) => {
     for (const query of client.getQueryCache().getAll()) {
       if (!query.isActive() || ownsLive(query) || waiting.has(query.queryHash)) continue;
-      if (!news.reset && !news.changes.some((change) => shows(query.queryKey, change))) continue;
+      if (!news.reset && !news.changes.some((change) => shows(query, change))) continue;
       // Hidden for its tab: marked stale, it is read when shown again.
       if (!onScreen(query)) {
         void client.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });

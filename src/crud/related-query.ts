@@ -9,6 +9,7 @@ import { permissionOfCall } from "../schema/permissions.ts";
 import { entityView } from "./model.ts";
 import { WITH_RECORD_FRESH_MS } from "./refresh.ts";
 import type { AnswerTitles } from "./relations.ts";
+import { readsAny, type ReadsMeta } from "../app/query-reads.ts";
 
 export type Row = Record<string, unknown> & { id: number };
 
@@ -24,6 +25,7 @@ export const relatedQuery = (entity: EntityName, field: string, id: number, page
   const view = entityView(entity);
   return queryOptions({
     queryKey: ["related", entity, field, id, page],
+    meta: { reads: readsAny(entity) } satisfies ReadsMeta,
     queryFn: () =>
       api<{ list: Row[]; total: number; titles?: AnswerTitles }>(view.x.calls.list!, {
         base: view.x.basePath ?? "/merchant",

@@ -7,6 +7,7 @@ import { entitySchemas } from "../generated/schemas.ts";
 import type { EntityName } from "../generated/types.ts";
 import type { FieldView } from "./model.ts";
 import type { ShownMeta } from "./refresh.ts";
+import type { ReadsMeta } from "../app/query-reads.ts";
 import { permissionOfCall } from "../schema/permissions.ts";
 
 export interface RelationOption {
@@ -71,6 +72,7 @@ function titlesQuery(entity: EntityName, ids: Set<number>) {
   const { call, base } = pickerCall(entity)!;
   return {
     queryKey: ["relation-titles", entity, sorted],
+    meta: { reads: { [entity]: sorted } } satisfies ReadsMeta,
     queryFn: () => api<RelationOption[]>(call, { base, query: { id: sorted } }),
     staleTime: STALE_MS,
   };
@@ -111,7 +113,10 @@ export function useRelationTitles(
   const wanted = relatedIds(fields, rows);
   const targets = given ? [] : [...wanted].filter(([entity, ids]) => ids.size > 0 && pickerCall(entity));
   const results = useQueries({
-    queries: targets.map(([entity, ids]) => ({ ...titlesQuery(entity, ids), meta: { shown } satisfies ShownMeta })),
+    queries: targets.map(([entity, ids]) => {
+      const query = titlesQuery(entity, ids);
+      return { ...query, meta: { ...query.meta, shown } satisfies ShownMeta & ReadsMeta };
+    }),
   });
   const titles = new Map<EntityName, Map<number, string>>();
   if (given) {
@@ -137,6 +142,7 @@ export function useRelationOptions(entity: EntityName, search: string, selected:
   // The chosen records may fall outside the searched page: fetch their titles too.
   const chosen = useQuery({
     queryKey: ["relation-titles", entity, [...selected].sort((a, b) => a - b)],
+    meta: { reads: { [entity]: selected } } satisfies ReadsMeta,
     queryFn: () => api<RelationOption[]>(picker!.call, { base: picker!.base, query: { id: selected } }),
     enabled: picker !== undefined && selected.length > 0,
     staleTime: STALE_MS,
@@ -157,6 +163,7 @@ export function useRecordTitles(entity: EntityName, id: number): AnswerTitles | 
   const may = call !== undefined && allowed(permissionOfCall(entity, "list"));
   const query = useQuery({
     queryKey: ["record-titles", entity, id],
+    meta: { reads: { [entity]: [id] } } satisfies ReadsMeta,
     queryFn: () => api<{ titles?: AnswerTitles }>(call!, { base: x.basePath ?? "/merchant", query: { id, limit: 1 } }),
     enabled: may,
     staleTime: STALE_MS,

@@ -22,6 +22,7 @@ import { lazyScreen } from "../app/lazy-screen.tsx";
 import { WITH_RECORD_FRESH_MS } from "./refresh.ts";
 import type { EntityName, RecordHistoryAnswer } from "../generated/types.ts";
 import { detailPanels } from "../extensions/index.ts";
+import type { ReadsMeta } from "../app/query-reads.ts";
 
 type Data = Record<string, unknown>;
 
@@ -32,6 +33,7 @@ export const historyKey = (entity: string, id: number) => ["record-history", ent
 const historyQuery = (entity: string, id: number) =>
   queryOptions({
     queryKey: historyKey(entity, id),
+    meta: { reads: { [entity]: [id] } } satisfies ReadsMeta,
     queryFn: () => api("record-history", { query: { entity, id } }),
     staleTime: WITH_RECORD_FRESH_MS,
   });

@@ -13,6 +13,9 @@ import {
   type PresenceNews,
 } from "../../src/app/live.ts";
 import { shows } from "../../src/app/live-refresh.ts";
+import type { Reads } from "../../src/app/query-reads.ts";
+import { relatedQuery } from "../../src/crud/related-query.ts";
+import { queries } from "../../src/extensions/dashboard/queries.ts";
 import { concerns } from "../../src/crud/list/use-live-rows.ts";
 
 const change = (entity: string, kind: LiveChange["kind"], ids: number[], more = false): LiveChange => ({
@@ -23,28 +26,42 @@ const change = (entity: string, kind: LiveChange["kind"], ids: number[], more = 
 });
 
 describe("which queries a change makes the console read again", () => {
+  const key = (...queryKey: unknown[]) => ({ queryKey });
+  const reading = (reads: Reads, ...queryKey: unknown[]) => ({ queryKey, meta: { reads } });
+
   it("a record's own queries by its id, by the route's resource identifier or the entity's name", () => {
-    const detail = ["data", "default", "shop_list", "one", "7", {}];
+    const detail = key("data", "default", "shop_list", "one", "7", {});
     expect(shows(detail, change("shop", "changed", [7]))).toBe(true);
     expect(shows(detail, change("shop", "changed", [8]))).toBe(false);
     expect(shows(detail, change("shop", "changed", [], true))).toBe(true);
     expect(shows(detail, change("goods", "changed", [7]))).toBe(false);
-    expect(shows(["data", "default", "shop", "one", "7"], change("shop", "removed", [7]))).toBe(true);
-    expect(shows(["record-history", "shop", 7], change("shop", "changed", [7]))).toBe(true);
-    expect(shows(["record-history", "shop", 7], change("shop", "changed", [9]))).toBe(false);
-    expect(shows(["relation-titles", "shop", [3, 4]], change("shop", "changed", [4]))).toBe(true);
-    expect(shows(["relation-titles", "shop", [3, 4]], change("shop", "changed", [5]))).toBe(false);
-    expect(shows(["related", "order", "machine_id", 2, 1], change("order", "added", [99]))).toBe(true);
+    expect(shows(key("data", "default", "shop", "one", "7"), change("shop", "removed", [7]))).toBe(true);
+    expect(shows(key("data", "default", "shop_list", "list", {}), change("shop", "added", [70]))).toBe(true);
   });
 
-  it("the dashboard's figures by what they are summed from; a lane grid by its lanes", () => {
-    expect(shows(["statistics", "total"], change("order", "added", [1]))).toBe(true);
-    expect(shows(["statistics", "line-machine"], change("machine", "changed", [1]))).toBe(true);
-    expect(shows(["statistics", "total"], change("goods_category", "changed", [1]))).toBe(false);
-    expect(shows(["restock-lanes", 5], change("machine_channel", "changed", [40]))).toBe(true);
-    expect(shows(["restock-lanes", 5], change("machine", "changed", [6]))).toBe(false);
-    expect(shows(["restock-lanes", 5], change("machine", "changed", [5]))).toBe(true);
-    expect(shows(["version-check"], change("version", "added", [1]))).toBe(false);
+  it("any other query by what it declares it reads: records by id, or any of an entity", () => {
+    const history = reading({ shop: [7] }, "record-history", "shop", 7);
+    expect(shows(history, change("shop", "changed", [7]))).toBe(true);
+    expect(shows(history, change("shop", "changed", [9]))).toBe(false);
+    expect(shows(history, change("shop", "changed", [], true))).toBe(true);
+    expect(shows(history, change("goods", "changed", [7]))).toBe(false);
+    const lanes = reading({ machine_channel: true, goods: true, machine: [5] }, "restock-lanes", 5);
+    expect(shows(lanes, change("machine_channel", "changed", [40]))).toBe(true);
+    expect(shows(lanes, change("machine", "changed", [6]))).toBe(false);
+    expect(shows(lanes, change("machine", "changed", [5]))).toBe(true);
+    // A query that declares nothing is not read again, whatever its key says.
+    expect(shows(key("record-history", "shop", 7), change("shop", "changed", [7]))).toBe(false);
+    expect(shows(key("version-check"), change("version", "added", [1]))).toBe(false);
+  });
+
+  it("the dashboard's figures and a record's related list, as their queries are made", () => {
+    const totals = queries.totals();
+    expect(shows(totals, change("order", "added", [1]))).toBe(true);
+    expect(shows(queries.map(), change("machine", "changed", [1]))).toBe(true);
+    expect(shows(totals, change("goods_category", "changed", [1]))).toBe(false);
+    const related = relatedQuery("order", "machine_id", 2, 1);
+    expect(shows(related, change("order", "added", [99]))).toBe(true);
+    expect(shows(related, change("machine", "changed", [2]))).toBe(false);
   });
 });
 

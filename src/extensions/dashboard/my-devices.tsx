@@ -13,6 +13,7 @@ import { FieldValue } from "../../crud/field-value.tsx";
 import { entityView } from "../../crud/model.ts";
 import type { AnswerTitles } from "../../crud/relations.ts";
 import { resources } from "../../generated/resources.ts";
+import { readsAny } from "../../app/query-reads.ts";
 
 const PAGE = 10;
 /** The stock states that call for a visit. */
@@ -41,6 +42,7 @@ const detailPath = (id: number) =>
 
 const devices = (show: Show, search: string, page: number) => ({
   queryKey: ["machine-list", "my-devices", show, search, page],
+  meta: { reads: readsAny("machine", "machine_channel") },
   queryFn: () =>
     api<Answer>("machine-list", {
       query: {

@@ -7,6 +7,7 @@ import { api } from "../../app/api.ts";
 import { formatDateTime } from "../../crud/format.ts";
 import type { OperatorEarningsAnswer } from "../../generated/types.ts";
 import { ErrorText, useCardText } from "./card-parts.tsx";
+import { readsAny } from "../../app/query-reads.ts";
 
 const LATEST = 5;
 
@@ -14,6 +15,7 @@ export function MyEarnings() {
   const { t, lng, money } = useCardText();
   const query = useQuery({
     queryKey: ["operator-earnings", "mine"],
+    meta: { reads: readsAny("profit_record", "payment_record") },
     queryFn: () => api("operator-earnings", { query: { limit: LATEST } }),
   });
   return (

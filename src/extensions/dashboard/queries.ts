@@ -8,6 +8,7 @@ import { api } from "../../app/api.ts";
 import type { StatisticsDevicesAnswer } from "../../generated/types.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import { currentSession } from "../../app/session.ts";
+import { FIGURES } from "../../app/query-reads.ts";
 
 export type DataRow = Record<string, unknown> & { id: number };
 export type Days = 7 | 30 | 90;
@@ -43,36 +44,42 @@ export const queries = {
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "total"],
+      meta: { reads: FIGURES },
       queryFn: () => api("statistics-total"),
     }),
   trade: (days: Days) =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "trade", days],
+      meta: { reads: FIGURES },
       queryFn: () => api("statistics-trade", { query: { days } }),
     }),
   mix: (days: Days) =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "order", days],
+      meta: { reads: FIGURES },
       queryFn: () => api("statistics-order", { query: { days } }),
     }),
   todo: () =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "dealt"],
+      meta: { reads: FIGURES },
       queryFn: () => api("statistics-dealt"),
     }),
   team: () =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "manage"],
+      meta: { reads: FIGURES },
       queryFn: () => api("statistics-manage"),
     }),
   pending: () =>
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "withdrawals"],
+      meta: { reads: FIGURES },
       queryFn: () =>
         api<{ list: DataRow[]; total: number }>("data-withdraw-list", {
           query: { status: "pending", sort: "request_time", order: "asc", limit: 5 },
@@ -83,6 +90,7 @@ export const queries = {
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "devices", "outlets-today"],
+      meta: { reads: FIGURES },
       queryFn: () =>
         api("statistics-devices", {
           query: { period: "today", by: "shop", sort: "takings", limit: 50 },
@@ -92,6 +100,7 @@ export const queries = {
     queryOptions({
       staleTime: FRESH_MS,
       queryKey: ["statistics", "line-machine"],
+      meta: { reads: FIGURES },
       queryFn: () => api("statistics-line-machine"),
     }),
 };

@@ -27,6 +27,7 @@ import { api, notSent, type ApiError } from "../../app/api.ts";
 import { NotSent, useKeptAction } from "../../app/not-sent.tsx";
 import { allowed } from "../../app/providers/access-control.ts";
 import type { MachineReplenishmentCheckAnswer } from "../../generated/types.ts";
+import type { ReadsMeta } from "../../app/query-reads.ts";
 
 /** A lane as machine-replenishment-check answers it (its schema, held to the server by the API tests). */
 export type Lane = MachineReplenishmentCheckAnswer["lanes"][number];
@@ -80,6 +81,8 @@ export function RestockGrid({ machineId }: { machineId: number }) {
   const mayRestock = allowed("machine.replenish");
   const query = useQuery({
     queryKey: lanesKey(machineId),
+    // Its lanes and their goods, and the device itself (its state).
+    meta: { reads: { machine_channel: true, goods: true, machine: [machineId] } } satisfies ReadsMeta,
     queryFn: () => api("machine-replenishment-check", { method: "POST", body: { id: machineId }, reads: true }),
   });
 

@@ -9,6 +9,7 @@ import { useSearchParams } from "react-router";
 import { api } from "../../app/api.ts";
 import type { ExtensionProps } from "../index.ts";
 import { RestockGrid } from "./restock-grid.tsx";
+import { readsAny } from "../../app/query-reads.ts";
 
 interface Option {
   id: number;
@@ -22,6 +23,7 @@ export function RestockScreen(_props: ExtensionProps) {
   const chosen = Number(params.get("machine_id")) || undefined;
   const devices = useQuery({
     queryKey: ["machine-all", "vending", search],
+    meta: { reads: readsAny("machine", "machine_channel") },
     queryFn: () => api<Option[]>("machine-all", { query: search ? { q: search } : {} }),
     placeholderData: (previous) => previous,
   });

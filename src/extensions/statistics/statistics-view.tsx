@@ -19,6 +19,7 @@ import { Breakdown, PAGE_SIZE, type BreakdownRow } from "./breakdown.tsx";
 import { PeriodBar, type PeriodValue } from "./period-bar.tsx";
 import "./statistics.css";
 import { DEVICE_STATISTICS, STOCK_STATISTICS, type Answer, type Dimension, type ViewConfig } from "./views.ts";
+import { FIGURES } from "../../app/query-reads.ts";
 
 export const DeviceStatistics = (_props: ExtensionProps) => <StatisticsView view={DEVICE_STATISTICS} />;
 export const StockStatistics = (_props: ExtensionProps) => <StatisticsView view={STOCK_STATISTICS} />;
@@ -62,6 +63,7 @@ export function StatisticsView({ view }: { view: ViewConfig }) {
 
   const query = useQuery({
     queryKey: ["statistics", view.call, choices],
+    meta: { reads: FIGURES },
     queryFn: () =>
       api<Answer>(view.call, {
         query: Object.fromEntries(
