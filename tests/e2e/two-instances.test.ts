@@ -1,8 +1,9 @@
 // Two server instances on one PostgreSQL schema (issue 32), each with its own connections, change hub and
 // presence board, as two processes behind a load balancer have: agent_a reads through the first, the other
 // person's console talks to the second. A change made through the second appears on the first's list (in
-// place, a new row announced), detail and dashboard; two people on one record's form, one on each instance,
-// are told of each other, and the second to save meets the comparison and lands both people's changes.
+// place, a new row announced), detail, dashboard and device map; two people on one record's form, one on
+// each instance, are told of each other, and the second to save meets the comparison and lands both
+// people's changes.
 // Runs where DATABASE_URL names a PostgreSQL (.ci/run's pass on PostgreSQL); the embedded database is one
 // process's, so there it is skipped.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,7 +77,7 @@ describe.runIf(url)("two instances on one PostgreSQL", () => {
       )
     ).rows;
 
-  it("shows a change made through the other instance on the list, the detail and the dashboard", async () => {
+  it("shows a change made through the other instance on the list, the detail, the dashboard and the map", async () => {
     const { page } = reader;
     await go(page, "/shop/list");
     const rows = () => onPage(page, "/shop/list", ".ant-table-tbody tr.ant-table-row");
@@ -124,6 +125,33 @@ describe.runIf(url)("two instances on one PostgreSQL", () => {
     );
     expect(moved).toHaveLength(1);
     await expect.poll(() => todays.innerText()).toBe(String(await todayOrders()));
+
+    // The map: an offline device of an outlet on it reports in, through the second's connections.
+    await page.waitForFunction(() => performance.getEntriesByName("device-map-rendered").length > 0, null, {
+      timeout: 30_000,
+    });
+    const offline = locale("en", "machine").enum.status.offline as string;
+    const drawn = () =>
+      page.evaluate((name) => {
+        const box = document.querySelector(".device-map") as HTMLDivElement & {
+          chart: { getOption(): { series: { name: string; data: Float64Array }[] } };
+        };
+        const series = box.chart.getOption().series.find((s) => s.name === name);
+        return series ? series.data.length / 2 : 0;
+      }, offline);
+    const offlineBefore = await drawn();
+    expect(offlineBefore).toBeGreaterThan(0);
+    const { rows: reported } = await second.db.query(
+      `update "machine" set last_report_at = now(), version = version + 1
+        where id = (select m.id from "machine" m join "shop" s on s.id = m.shop_id
+                     where m.deleted_at is null and s.longitude is not null and m.mac_id is not null
+                       and m.agent_path like (select agent_path || '%' from agent where account = 'agent_a')
+                       and m.last_report_at < now() - interval '1 day'
+                     order by m.id limit 1)
+        returning id`,
+    );
+    expect(reported).toHaveLength(1);
+    await expect.poll(() => drawn()).toBe(offlineBefore - 1);
     expect(reader.errors).toEqual([]);
     expect(writer.errors).toEqual([]);
   });
