@@ -152,7 +152,9 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
         sorters={table.sorters}
         onRefresh={() => list.reload(refresh)}
         columnChooser={phone ? undefined : <ColumnChooser columns={allColumns} state={columnChoice} />}
-        viewPicker={<ViewPicker state={savedViews} snapshot={() => viewOfList(list, columnChoice, allColumns)} />}
+        viewPicker={
+          <ViewPicker state={savedViews} phone={phone} snapshot={() => viewOfList(list, columnChoice, allColumns)} />
+        }
       />
       {missing.length > 0 && (
         <Alert

@@ -16,6 +16,7 @@ import {
   locale,
   onPage,
   openPage,
+  PASSWORDS,
   ROOT,
   signIn,
   startConsole,
@@ -36,6 +37,23 @@ afterAll(async () => {
 
 const headers = (page: Page) => onPage(page, PATH, ".ant-table-thead th").allInnerTexts();
 const picked = (page: Page) => onPage(page, PATH, ".view-select .ant-select-selection-item");
+
+/** A view of the outlet list kept for the account, through the API. */
+async function keepView(account: string, view: Record<string, unknown>) {
+  const login = await c.app.inject({
+    method: "POST",
+    url: "/merchant/login",
+    payload: { account, password: PASSWORDS[account] },
+  });
+  const token = (login.json() as { data: { token: string } }).data.token;
+  const made = await c.app.inject({
+    method: "POST",
+    url: "/merchant/saved-view-add",
+    headers: { authorization: `Bearer ${token}` },
+    payload: { list: "shop_list", ...view },
+  });
+  expect(made.statusCode, made.body).toBe(200);
+}
 
 /** The list's rows drawn after its answer. */
 async function settled(page: Page) {
@@ -114,6 +132,9 @@ describe("saved views", () => {
 
   it("shows the view picker open at 1440 px and 390 px in the five languages", async () => {
     mkdirSync(SCRATCH, { recursive: true });
+    // Views to pick from: agent_a's own, and one the platform shared with every agent.
+    await keepView("agent_a", { name: "Open late, newest first", sort: { field: "created_at", order: "desc" } });
+    await keepView("admin", { name: "Whole network", shared: true });
     for (const lng of LANGUAGES)
       await inLanguage(c, lng, "agent_a", async ({ page }, viewport) => {
         await go(page, PATH);

@@ -15,11 +15,13 @@ interface Props {
   state: SavedViewsState;
   /** The list as it is now, as a view keeps it. */
   snapshot: () => Partial<SavedView>;
+  /** On a phone "Save view" is its icon alone (the toolbar keeps to one line). */
+  phone: boolean;
 }
 
 const ALL = 0;
 
-export function ViewPicker({ state, snapshot }: Props) {
+export function ViewPicker({ state, snapshot, phone }: Props) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const [saving, setSaving] = useState(false);
@@ -74,8 +76,13 @@ export function ViewPicker({ state, snapshot }: Props) {
         popupMatchSelectWidth={false}
         onChange={(id: number) => state.choose(state.views.find((view) => view.id === id))}
       />
-      <Button icon={<SaveOutlined />} onClick={() => setSaving(true)}>
-        {t("views.save")}
+      <Button
+        icon={<SaveOutlined />}
+        aria-label={t("views.save")}
+        title={t("views.save")}
+        onClick={() => setSaving(true)}
+      >
+        {phone ? null : t("views.save")}
       </Button>
       {actions && (
         <Dropdown menu={actions} trigger={["click"]}>
