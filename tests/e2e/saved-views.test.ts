@@ -130,6 +130,33 @@ describe("saved views", () => {
     }
   });
 
+  it("opens a view naming a field the list no longer has without it, and says so", async () => {
+    await keepView("agent_a", {
+      name: "Before the fax went",
+      filters: { fax: [{ operator: "eq", value: "023" }] },
+      columns: [
+        { key: "fax", shown: true, width: 120 },
+        { key: "name", shown: true },
+      ],
+    });
+    const { page, context, errors } = await openPage(c);
+    try {
+      await signIn(c, page, "agent_a");
+      await go(page, PATH);
+      await settled(page);
+      await onPage(page, PATH, ".view-select").click();
+      await page.locator(".ant-select-dropdown:visible").getByTitle("Before the fax went").click();
+      await expect
+        .poll(() => onPage(page, PATH, ".view-missing").innerText())
+        .toContain(common.views.missing.replace("{{fields}}", "fax"));
+      await settled(page);
+      expect(await headers(page)).toContain(shop.fields.name.label);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("shows the view picker open at 1440 px and 390 px in the five languages", async () => {
     mkdirSync(SCRATCH, { recursive: true });
     // Views to pick from: agent_a's own, and one the platform shared with every agent.

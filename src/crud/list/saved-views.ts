@@ -126,7 +126,7 @@ export function useSavedViews(listName: string, bare: boolean, apply: (view: Sto
   const save = async (state: Partial<SavedView> & { name: string }) => {
     const made = await api<StoredView>(CALLS.add, { method: "POST", body: { ...state, list: listName } });
     client.setQueryData<StoredView[]>(key, (old) => [
-      ...(old ?? []).filter((v) => !made.is_default || !v.is_default),
+      ...(old ?? []).map((v) => (made.is_default && v.is_default ? { ...v, is_default: false } : v)),
       made,
     ]);
     setCurrentId(made.id);
