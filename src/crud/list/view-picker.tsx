@@ -2,7 +2,7 @@
 // them), "Save view" (a name, whether it opens with the list, whether an agent's sub-agents see it), and
 // for the user's own view in use: save the list's changes to it, make it the default or not, delete it
 // (asked first).
-import { DeleteOutlined, MoreOutlined, SaveOutlined, StarOutlined } from "@ant-design/icons";
+import { DeleteOutlined, MoreOutlined, SaveOutlined, ShareAltOutlined, StarOutlined } from "@ant-design/icons";
 import { App, Button, Checkbox, Dropdown, Form, Input, Modal, Select, Space, Tag } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -20,6 +20,8 @@ interface Props {
 }
 
 const ALL = 0;
+/** Only an agent shares a view (with the agents below it). */
+const sharer = () => currentSession()?.user.kind === "agent";
 
 export function ViewPicker({ state, snapshot, phone }: Props) {
   const { t } = useTranslation();
@@ -49,15 +51,20 @@ export function ViewPicker({ state, snapshot, phone }: Props) {
       onOk: () => state.remove(view).catch(failed),
     });
   const own = current && current.mine !== false ? current : undefined;
+  const agent = sharer();
   const actions = own && {
     items: [
       { key: "update", icon: <SaveOutlined />, label: t("views.updateCurrent", { name: own.name }) },
       { key: "default", icon: <StarOutlined />, label: t(own.is_default ? "views.unsetDefault" : "views.setDefault") },
+      ...(agent
+        ? [{ key: "share", icon: <ShareAltOutlined />, label: t(own.shared ? "views.stopSharing" : "views.share") }]
+        : []),
       { key: "delete", icon: <DeleteOutlined />, danger: true, label: t("views.delete") },
     ],
     onClick: ({ key }: { key: string }) => {
       if (key === "delete") return confirmDelete(own);
-      const change = key === "update" ? snapshot() : { is_default: !own.is_default };
+      const change =
+        key === "update" ? snapshot() : key === "share" ? { shared: !own.shared } : { is_default: !own.is_default };
       state
         .update(own, change)
         .then(() => message.success(t("views.saved", { name: own.name })))
@@ -115,7 +122,7 @@ function SaveViewDialog({ onClose, onSave }: { onClose: () => void; onSave: (val
   const { t } = useTranslation();
   const [form] = Form.useForm<SaveValues>();
   const [busy, setBusy] = useState(false);
-  const agent = currentSession()?.user.kind === "agent";
+  const agent = sharer();
   const submit = (values: SaveValues) => {
     setBusy(true);
     onSave({ ...values, name: values.name.trim() })
