@@ -113,11 +113,10 @@ export async function checkRelations(
   }
   const existing = new Map<string, Set<number>>();
   // Locked (key share) until the write commits: a record cannot be deleted for good under a new reference.
-  for (const [entity, ids] of byEntity)
-    existing.set(
-      entity,
-      await repo.existing(tx, modelOf(entity), scopeOn(modelOf(entity), ctx.principal), [...ids], "key share"),
-    );
+  for (const [entity, ids] of byEntity) {
+    const model = modelOf(entity);
+    existing.set(entity, await repo.existing(tx, model, scopeOn(model, ctx.principal), [...ids], "key share"));
+  }
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const [path, entity, id] of found) {
