@@ -2,7 +2,7 @@
 // schemas become components as they are (3.1 speaks JSON Schema), every call of x-entity and every
 // transition becomes an operation following the API contract of DESIGN.md section 4.
 import type { CallKind, EntitySchema, OperationSchema, Project, SchemaNode } from "./model.ts";
-import { permissionOfCall } from "./permissions.ts";
+import { accessOfCall } from "./permissions.ts";
 import { resolveRef } from "./keys.ts";
 import { elementOf } from "../src/schema/refs.ts";
 import {
@@ -188,7 +188,7 @@ function operations(project: Project, schema: EntitySchema): [string, string, Js
       {
         tags: [e],
         operationId: call,
-        "x-permission": permissionOfCall(e, kind),
+        "x-permission": accessOfCall(schema, kind),
         ...body,
         ...(parameters ? { parameters } : {}),
       },

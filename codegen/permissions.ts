@@ -3,6 +3,7 @@ import type { CallKind, RouteEntry } from "./model.ts";
 import { permissionOfCall } from "../src/schema/permissions.ts";
 
 export {
+  accessOfCall,
   entityPermissions,
   operationPermission,
   permissionOfCall,

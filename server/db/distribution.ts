@@ -68,6 +68,7 @@ export const DISTRIBUTION: Record<string, Placement> = {
   withdrawal: byPath("an agent's withdrawals"),
   delivery_order: byPath("an agent's deliveries"),
   stock_consumption: byPath("what an agent's devices sold from stock"),
+  saved_view: byPath("a user's saved list views, with its agent's (shared ones are read below it, same tenant)"),
   // Statistics roll-ups: each tenant's days on its shard; the platform's totals sum one row per shard.
   stat_order_day: byPath("a tenant's daily orders; the platform's day is the sum over shards"),
   stat_order_mix: byPath("a tenant's daily mix"),

@@ -190,6 +190,10 @@ function entityTable(model: EntityModel, options: MigrateOptions = {}): TableSpe
     columns.push(["agent_id", "bigint"], ["agent_path", "text not null default '/'"]);
     index(["agent_path"], " text_pattern_ops");
   }
+  if (model.owned) {
+    columns.push(["owner_kind", "text not null"], ["owner_id", "bigint not null"]);
+    index(["owner_kind", "owner_id"]);
+  }
   if (model.singleton) {
     columns.push(["singleton_key", "text not null unique"]);
   }

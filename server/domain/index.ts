@@ -15,6 +15,7 @@ import { shops } from "./shops/index.ts";
 import { statistics } from "./statistics/index.ts";
 import { system } from "./system/index.ts";
 import { uploads } from "./uploads/index.ts";
+import { views } from "./views/index.ts";
 
 export interface AreaOptions {
   /** Public uploads; private ones go to its sibling private/. Default: a temporary folder. */
@@ -36,4 +37,5 @@ export const domainAreas = (options: AreaOptions): Area[] => [
   shops,
   statistics,
   uploads(options.uploadDir),
+  views,
 ];

@@ -22,7 +22,8 @@ function answererOf(model: EntityModel): Answerer {
     "const out = { id: row.id, version: row.version, created_at: row.created_at, updated_at: row.updated_at };",
     "let v;",
     model.recycle ? "if (row.deleted_at) out.deleted_at = row.deleted_at;" : "",
-    model.scoped ? copy("agent_id", "v") : "",
+    // A user's own row (a saved view) does not name its agent: a shared one is read below that agent.
+    model.scoped && !model.owned ? copy("agent_id", "v") : "",
     ...model.answered.map(({ name, masked }) => copy(name, masked ? "mask" : "v")),
     "return out;",
   ];

@@ -6,6 +6,7 @@ import type { Language } from "../../src/schema/constants.ts";
 import { forbidden } from "../core/errors.ts";
 import type { Domain } from "./domain.ts";
 import type { Scope } from "./repository.ts";
+import type { EntityModel } from "../model/model.ts";
 import type { Turn } from "../core/gate.ts";
 
 export interface Principal {
@@ -57,6 +58,16 @@ export function scopeOf(principal: Principal): Scope {
   if (principal.kind === "operator") return { path: principal.agentPath, operatorId: principal.id };
   if (principal.kind === "manager") return { path: principal.agentPath, managerId: principal.id };
   return { path: principal.agentPath };
+}
+
+/**
+ * The caller's scope on an entity: on an owned one (x-entity.scope "owner") its rows by their owner, for a
+ * write only the caller's own; on any other exactly scopeOf.
+ */
+export function scopeOn(model: EntityModel, principal: Principal, write = false): Scope {
+  const scope = scopeOf(principal);
+  if (!model.owned) return scope;
+  return { ...scope, owner: { kind: principal.kind, id: principal.id, agentPath: principal.agentPath, write } };
 }
 
 export function can(principal: Principal, permission: string): boolean {

@@ -7,7 +7,7 @@ import { badRequest, conflict, HttpError, notFound, type FieldError } from "../c
 import { isSystemColumn, MASK } from "../../src/schema/constants.ts";
 import { permissionOfTransition } from "../../src/schema/permissions.ts";
 import type { JsonSchemaNode, Transition } from "../../src/schema/types.ts";
-import { inTransaction, scopeOf, requirePermission, sqlOf, type Ctx } from "./context.ts";
+import { inTransaction, scopeOn, requirePermission, sqlOf, type Ctx } from "./context.ts";
 import type { EntityHooks } from "./domain.ts";
 import { modelOf, resolveNode, type EntityModel } from "../model/model.ts";
 import { refuseInUse, unnamed } from "./references.ts";
@@ -106,7 +106,6 @@ export async function checkRelations(
   for (const [name, value] of Object.entries(values))
     if (target.schema.properties[name]) relationsIn(target.schema.properties[name], value, [name], found);
   if (found.length === 0) return;
-  const scope = scopeOf(ctx.principal);
   const byEntity = new Map<string, Set<number>>();
   for (const [, entity, id] of found) {
     if (typeof id !== "number") continue; // the schema's own check reports a wrong type
@@ -114,8 +113,10 @@ export async function checkRelations(
   }
   const existing = new Map<string, Set<number>>();
   // Locked (key share) until the write commits: a record cannot be deleted for good under a new reference.
-  for (const [entity, ids] of byEntity)
-    existing.set(entity, await repo.existing(tx, modelOf(entity), scope, [...ids], "key share"));
+  for (const [entity, ids] of byEntity) {
+    const model = modelOf(entity);
+    existing.set(entity, await repo.existing(tx, model, scopeOn(model, ctx.principal), [...ids], "key share"));
+  }
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const [path, entity, id] of found) {
@@ -191,7 +192,7 @@ export async function listRecords(
   const { after: titles, ...result } = await repo.list(
     sqlOf(ctx),
     model,
-    { ...scopeOf(ctx.principal), ...narrow },
+    { ...scopeOn(model, ctx.principal), ...narrow },
     query,
     recycled,
     async (rows) => {
@@ -203,7 +204,7 @@ export async function listRecords(
 }
 
 export async function detail(ctx: Ctx, model: EntityModel, id: number): Promise<Row> {
-  const row = await repo.findById(sqlOf(ctx), model, scopeOf(ctx.principal), id);
+  const row = await repo.findById(sqlOf(ctx), model, scopeOn(model, ctx.principal), id);
   if (!row) throw notFound();
   await derive(ctx, model, [row]);
   return toApi(model, row);
@@ -211,7 +212,7 @@ export async function detail(ctx: Ctx, model: EntityModel, id: number): Promise<
 
 /** Options for pickers: { id, title } by title search, or for given ids (a list page's relations). */
 export async function pick(ctx: Ctx, model: EntityModel, filter: { search?: string; ids?: number[] }): Promise<Row[]> {
-  return repo.options(sqlOf(ctx), model, scopeOf(ctx.principal), filter);
+  return repo.options(sqlOf(ctx), model, scopeOn(model, ctx.principal), filter);
 }
 
 export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promise<Row> {
@@ -229,6 +230,7 @@ export async function add(ctx: Ctx, model: EntityModel, rawBody: unknown): Promi
     await checkRelations(tx, ctx, model, data);
     const values = await storable(model, data);
     if (model.scoped) Object.assign(values, { agent_id: ctx.principal.agentId, agent_path: ctx.principal.agentPath });
+    if (model.owned) Object.assign(values, { owner_kind: ctx.principal.kind, owner_id: ctx.principal.id });
     await hooks.beforeWrite?.(ctx, tx, values);
     let row = await uniquely(ctx, model, () => repo.insert(tx, model, values));
     if (hooks.afterInsert) row = await hooks.afterInsert(ctx, tx, row);
@@ -258,9 +260,11 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
   if (id === undefined || version === undefined) throw badRequest(missing);
   return inTransaction(ctx, async (ctx) => {
     const { tx } = ctx;
-    const existing = await repo.findById(tx, model, scopeOf(ctx.principal), id);
+    const existing = await repo.findById(tx, model, scopeOn(model, ctx.principal, true), id);
     if (!existing) throw notFound();
     if (existing.version !== version) throw conflict();
+    // As read, derived fields too: a record sent back as read changes none of them.
+    await derive(ctx, model, [existing]);
     const current = toApi(model, existing);
     const refused: FieldError[] = [];
     const changes: Row = {};
@@ -302,7 +306,7 @@ export async function update(ctx: Ctx, model: EntityModel, rawBody: unknown): Pr
     const hooks = hooksOf(ctx, model.name);
     await hooks.beforeWrite?.(ctx, tx, values, existing);
     const written = await uniquely(ctx, model, () =>
-      repo.updateAt(tx, model, scopeOf(ctx.principal), id, version, values),
+      repo.updateAt(tx, model, scopeOn(model, ctx.principal, true), id, version, values),
     );
     if (!written) throw conflict();
     await hooks.afterWrite?.(ctx, tx, written, existing);
@@ -330,7 +334,7 @@ export async function bulk(ctx: Ctx, model: EntityModel, op: BulkOp, ids: number
   const unique = [...new Set(ids)];
   return inTransaction(ctx, async (ctx) => {
     const { tx } = ctx;
-    const scope = scopeOf(ctx.principal);
+    const scope = scopeOn(model, ctx.principal, true);
     await hooksOf(ctx, model.name).beforeBulk?.(ctx, op, unique);
     // Deleting for good: never a record others still point at (references.ts).
     if (op === "destroy" || (op === "delete" && !model.recycle)) {
@@ -397,7 +401,7 @@ export async function runTransition(ctx: Ctx, model: EntityModel, call: string, 
   await assertValid(ctx, model, transitionValidator(model, t.action, t.input ?? [], t.requiredInput ?? []), input);
   return inTransaction(ctx, async (ctx) => {
     const { tx } = ctx;
-    const scope = scopeOf(ctx.principal);
+    const scope = scopeOn(model, ctx.principal, true);
     const before = await repo.findById(tx, model, scope, id);
     if (!before) throw notFound();
     // Cross-field rules see the record as it will be (e.g. deduction <= estimated income).

@@ -66,6 +66,8 @@ const keyOf = (p: Principal) => `${p.kind}:${p.id}:${[...p.permissions].length}:
 
 /** Whether the principal may read the entity: any of its reading calls is allowed. */
 function mayRead(principal: Principal, model: EntityModel): boolean {
+  // A user's own rows (saved views) are not streamed: the stream tells rows apart by agent path, not owner.
+  if (model.owned) return false;
   return READ_CALLS.some(
     (kind) => model.x.calls[kind] !== undefined && can(principal, permissionOfCall(model.name, kind)),
   );

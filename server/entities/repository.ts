@@ -24,6 +24,16 @@ export interface Scope {
   managerId?: number;
   /** Only rows of the agents below this path, not the path's own (a superior's "subordinate goods"). */
   below?: string;
+  /** On an owned entity (model.owned) the caller, whose rows alone it reads and writes, and reads shared. */
+  owner?: Owner;
+}
+
+export interface Owner {
+  kind: "agent" | "operator" | "manager";
+  id: number;
+  agentPath: string;
+  /** Reading: an agent reads too the rows its superiors' agents shared (shared = true); writing: only its own. */
+  write: boolean;
 }
 
 export type Condition = { field: string; op: "eq" | "like" | "gte" | "lte" | "in"; value: unknown };
@@ -137,6 +147,7 @@ class Params {
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] {
+  if (model.owned) return [ownerCondition(model, scope.owner, p)];
   const conditions: string[] = [];
   if (model.scoped && scope.path !== undefined)
     conditions.push(`${q("agent_path")} like ${p.add(`${escapeLike(scope.path)}%`)}`);
@@ -183,6 +194,20 @@ function scopeConditions(model: EntityModel, scope: Scope, p: Params): string[] 
     }
   }
   return conditions;
+}
+
+/**
+ * An owned row: the caller's own, or (read by an agent) one an agent above it shared, where the entity has a
+ * boolean field `shared`. The admin, too, reads
+ * only its own; a call without an owner reads nothing.
+ */
+function ownerCondition(model: EntityModel, owner: Owner | undefined, p: Params): string {
+  if (!owner) return "false";
+  const own = `(owner_kind = ${p.add(owner.kind)} and owner_id = ${p.add(owner.id)})`;
+  if (owner.write || owner.kind !== "agent" || !model.fields.has("shared")) return own;
+  // Strictly above: the sharer's path is a proper prefix of the reader's (paths are digits and slashes).
+  const shared = `(shared and owner_kind = 'agent' and ${p.add(owner.agentPath)} like ${q("agent_path")} || '_%')`;
+  return `(${own} or ${shared})`;
 }
 
 /** The device's columns that name a record of the entity (x-relation): its outlet, its plans, its owner. */

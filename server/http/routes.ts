@@ -5,7 +5,7 @@
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { operationSchemas, type OperationCall } from "../../src/generated/operations.ts";
-import { permissionOfCall } from "../../src/schema/permissions.ts";
+import { accessOfCall } from "../../src/schema/permissions.ts";
 import { resolveDefs } from "../../src/schema/refs.ts";
 import type { CallKind, JsonSchemaOperation, OperationAccess } from "../../src/schema/types.ts";
 import { defsSchema } from "../../src/generated/schemas.ts";
@@ -73,7 +73,7 @@ export function declaredCalls(): DeclaredCall[] {
       calls.push({
         method: METHOD[kind],
         url: urlOf(model.x.basePath, call),
-        access: permissionOfCall(model.name, kind),
+        access: accessOfCall(model.schema, kind),
         source: "entity",
         keyed: METHOD[kind] !== "GET",
       });
@@ -327,7 +327,7 @@ export function registerRoutes(app: FastifyInstance, areas: Area[], options: Rou
       app.route({
         method: METHOD[kind],
         url: urlOf(model.x.basePath, call),
-        config: { access: permissionOfCall(model.name, kind) },
+        config: { access: accessOfCall(model.schema, kind) },
         // A write sent again with its Idempotency-Key is answered as before, not applied twice.
         handler: METHOD[kind] === "GET" ? handler : idempotent(handler),
       });

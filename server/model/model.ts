@@ -42,6 +42,11 @@ export interface EntityModel {
   searched: string[];
   /** agent_id is a column of every scoped table; declared properties reuse it. */
   scoped: boolean;
+  /**
+   * Rows belong to the user who made them (x-entity.scope "owner"): owner_kind and owner_id columns beside
+   * the owner's agent_id and agent_path (so an owned table is scoped too, its reads by owner instead).
+   */
+  owned: boolean;
   recycle: boolean;
   singleton: boolean;
   titleField?: string;
@@ -89,7 +94,8 @@ export function buildModel(schema: JsonSchemaEntity): EntityModel {
     sortable: new Set(["id", "created_at", "updated_at"]),
     filters: new Map(),
     searched: [],
-    scoped: x.scope === "agent",
+    scoped: x.scope !== "none",
+    owned: x.scope === "owner",
     recycle: x.recycle,
     singleton: x.storage === "singleton",
     titleField: x.titleField,

@@ -74,9 +74,23 @@ export interface StoredTab {
 export const storedTabs = (): StoredTab[] => readJson<StoredTab[]>(KEYS.tabs) ?? [];
 export const saveTabs = (tabs: StoredTab[]): void => localStorage.setItem(KEYS.tabs, JSON.stringify(tabs));
 
-/** The columns a user showed or hid on a list (list/column-choice.tsx): column key → shown. */
-export type ColumnChoice = Record<string, boolean>;
+/**
+ * A list's columns as the user laid them out (list/column-choice.tsx): shown or hidden by column key, their
+ * order (keys not named keep their place after those named) and widths in pixels.
+ */
+export interface ColumnChoice {
+  shown: Record<string, boolean>;
+  order: string[];
+  widths: Record<string, number>;
+}
+export const LIST_OWN_COLUMNS: ColumnChoice = { shown: {}, order: [], widths: {} };
 const columnsKey = (list: string) => `columns:${list}`;
-export const storedColumns = (list: string): ColumnChoice => readJson<ColumnChoice>(columnsKey(list)) ?? {};
+export function storedColumns(list: string): ColumnChoice {
+  const stored = readJson<ColumnChoice | Record<string, boolean>>(columnsKey(list));
+  if (!stored) return LIST_OWN_COLUMNS;
+  // Kept before orders and widths were: column key → shown.
+  if (typeof stored.shown !== "object") return { ...LIST_OWN_COLUMNS, shown: stored as Record<string, boolean> };
+  return { ...LIST_OWN_COLUMNS, ...(stored as ColumnChoice) };
+}
 export const saveColumns = (list: string, choice: ColumnChoice): void =>
   localStorage.setItem(columnsKey(list), JSON.stringify(choice));

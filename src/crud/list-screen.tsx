@@ -5,7 +5,7 @@
 // actions and, on a phone, a row's card.
 import { Alert, Button, Card, Grid, List, Table, Tag } from "antd";
 import { ReloadOutlined } from "@ant-design/icons";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LIST_COUNT_CAP } from "../schema/constants.ts";
 import { failureWords, LoadFailure } from "./record-state.tsx";
@@ -23,6 +23,8 @@ import { useListCommands } from "./list/commands.ts";
 import { RowActions } from "./list/row-actions.tsx";
 import { RowCard } from "./list/row-card.tsx";
 import { ListToolbar } from "./list/toolbar.tsx";
+import { applyView, useSavedViews, viewOfList } from "./list/saved-views.ts";
+import { ViewPicker } from "./list/view-picker.tsx";
 import { PAGE_SIZES, useEntityList, type Row } from "./list/use-entity-list.ts";
 
 export { PAGE_SIZES };
@@ -65,6 +67,18 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
     actions: withActions ? rowActions : undefined,
   });
   const columns = columnChoice.apply(allColumns);
+  // Saved views: the default one opens with a list whose address has no filters; what a view names that the
+  // list no longer has is left out and said.
+  const [bare] = useState(() => Object.keys(list.filterValues).length === 0);
+  const [missing, setMissing] = useState<string[]>([]);
+  const filterable = new Set(view.filters.map((field) => field.name));
+  const savedViews = useSavedViews(resource.identifier, bare, (chosen) =>
+    setMissing(applyView(chosen, list, columnChoice, allColumns, filterable)),
+  );
+  const missingNames = missing.map((name) => {
+    const field = view.byName.get(name);
+    return field ? t(field.label) : name;
+  });
   // A failed load says why, with a retry, instead of an empty table's "No data".
   const failedWords = failureWords(list.failure, "failure.other");
   const failure = <LoadFailure error={list.failure} onRetry={list.retry} />;
@@ -138,7 +152,20 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
         sorters={table.sorters}
         onRefresh={() => list.reload(refresh)}
         columnChooser={phone ? undefined : <ColumnChooser columns={allColumns} state={columnChoice} />}
+        viewPicker={
+          <ViewPicker state={savedViews} phone={phone} snapshot={() => viewOfList(list, columnChoice, allColumns)} />
+        }
       />
+      {missing.length > 0 && (
+        <Alert
+          className="view-missing"
+          type="warning"
+          showIcon
+          closable
+          onClose={() => setMissing([])}
+          message={t("views.missing", { fields: missingNames.join(", ") })}
+        />
+      )}
       {list.failed && rows.length > 0 && (
         // The last rows stay for reading; the refresh that failed says why above them.
         <Alert

@@ -40,6 +40,7 @@ import pluginSetting from "../../schemas/plugin-setting.json" with { type: "json
 import profitRecord from "../../schemas/profit-record.json" with { type: "json" };
 import profitSetting from "../../schemas/profit-setting.json" with { type: "json" };
 import role from "../../schemas/role.json" with { type: "json" };
+import savedView from "../../schemas/saved-view.json" with { type: "json" };
 import scanRecord from "../../schemas/scan-record.json" with { type: "json" };
 import serviceEntry from "../../schemas/service-entry.json" with { type: "json" };
 import serviceOrder from "../../schemas/service-order.json" with { type: "json" };
@@ -97,6 +98,7 @@ export const entitySchemas = {
   profit_record: profitRecord as unknown as JsonSchemaEntity,
   profit_setting: profitSetting as unknown as JsonSchemaEntity,
   role: role as unknown as JsonSchemaEntity,
+  saved_view: savedView as unknown as JsonSchemaEntity,
   scan_record: scanRecord as unknown as JsonSchemaEntity,
   service_entry: serviceEntry as unknown as JsonSchemaEntity,
   service_order: serviceOrder as unknown as JsonSchemaEntity,

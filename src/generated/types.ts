@@ -252,6 +252,7 @@ export interface EntityMap {
   profit_record: ProfitRecord;
   profit_setting: ProfitSetting;
   role: Role;
+  saved_view: SavedView;
   scan_record: ScanRecord;
   service_entry: ServiceEntry;
   service_order: ServiceOrder;
@@ -1000,6 +1001,48 @@ export interface Role {
   sort?: number;
   permissions?: string[];
   description?: string;
+}
+/**
+ * A list's filters, sort, columns and page size kept under a name by the user who made it. Each user sees and edits only their own views; an agent may share one, read-only, with the agents below it.
+ */
+export interface SavedView {
+  name: string;
+  /**
+   * The list the view is of: its route's resource name (orders, outlets, ...).
+   */
+  list: string;
+  /**
+   * The filter bar's values, by field.
+   */
+  filters?: {};
+  /**
+   * The sort: a field and its order; none for the list's default sort.
+   */
+  sort?: {
+    field: string;
+    order: "asc" | "desc";
+  } | null;
+  /**
+   * The columns in their order, each shown or hidden, with its width in pixels when set; empty for the list's own columns.
+   */
+  columns?: {
+    key: string;
+    shown: boolean;
+    width?: number;
+  }[];
+  page_size?: number;
+  /**
+   * Opened when the list is opened with no filters in its address; one per list and user.
+   */
+  is_default?: boolean;
+  /**
+   * An agent's view shown, read-only, to the agents below it.
+   */
+  shared?: boolean;
+  /**
+   * The caller's own view (else one an agent above it shared, read-only). Read-only: set by the server.
+   */
+  mine?: boolean;
 }
 /**
  * A customer's scan of a device's QR code from a mini-program. Written by the server, read in the console.

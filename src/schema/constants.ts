@@ -16,6 +16,8 @@ export const SYSTEM_COLUMNS = [
   "deleted_by",
   "agent_id",
   "agent_path",
+  "owner_kind",
+  "owner_id",
   "singleton_key",
 ] as const;
 

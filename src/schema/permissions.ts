@@ -20,9 +20,17 @@ const KIND_KEYS: Record<CallKind, string> = {
 
 export const permissionOfCall = (entity: string, kind: CallKind): string => `${entity}.${KIND_KEYS[kind]}`;
 
+/**
+ * Who may make an entity's call: the holders of its permission key, or any signed-in account where the
+ * rows are each user's own (x-entity.scope "owner": every user keeps their own, nobody grants it).
+ */
+export const accessOfCall = (schema: JsonSchemaEntity, kind: CallKind): string =>
+  schema["x-entity"].scope === "owner" ? "signed-in" : permissionOfCall(schema.$id, kind);
+
 export const permissionOfTransition = (entity: string, action: string): string => `${entity}.${action}`;
 
 export function entityPermissions(schema: JsonSchemaEntity): string[] {
+  if (schema["x-entity"].scope === "owner") return [];
   const keys = (Object.keys(schema["x-entity"].calls) as CallKind[]).map((kind) => permissionOfCall(schema.$id, kind));
   for (const machine of Object.values(schema["x-states"] ?? {})) {
     for (const t of machine.transitions) keys.push(permissionOfTransition(schema.$id, t.action));

@@ -109,7 +109,7 @@ export interface XEntity {
   storage: "table" | "singleton";
   table?: string;
   titleField?: string;
-  scope: "agent" | "none";
+  scope: "agent" | "owner" | "none";
   recycle: boolean;
   basePath?: "/merchant" | "/admin";
   defaultSort?: { field: string; order: "asc" | "desc" };

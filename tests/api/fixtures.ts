@@ -320,6 +320,8 @@ export class Fixtures {
     const values = { ...(await this.makeRecord(entity, owner, "sql", resolving)), ...overrides };
     const { id, path } = await this.owner(owner);
     if (model.scoped) Object.assign(values, { agent_id: id, agent_path: path });
+    // A user's own row (a saved view): the owner agent's, as the server writes it.
+    if (model.owned) Object.assign(values, { owner_kind: "agent", owner_id: id });
     // History keeps the title of what it names as it is now (x-relation.titleCopy), as the server writes it.
     for (const field of model.fields.values()) {
       const relation = field.node["x-relation"];

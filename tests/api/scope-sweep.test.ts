@@ -39,7 +39,7 @@ import type { CallKind, JsonSchemaNode, JsonSchemaOperation } from "../../src/sc
 import { models, modelOf, resolveNode, type EntityModel, type Field } from "../../server/model/model.ts";
 import { translate } from "../../server/core/i18n.ts";
 import { declaredCalls, urlOf as callUrl } from "../../server/http/routes.ts";
-import { permissionOfCall } from "../../src/schema/permissions.ts";
+import { accessOfCall } from "../../src/schema/permissions.ts";
 import { operationValidator } from "../../server/entities/validation.ts";
 import * as repo from "../../server/entities/repository.ts";
 import { exampleOf, Fixtures, has, type Owner, type Row } from "./fixtures.ts";
@@ -262,7 +262,12 @@ function oracle(world: World, who: Who): Visible {
       for (const row of world.rows.get(model.table)!)
         if (!model.scoped || String(row.agent_path).startsWith(path)) own.push([model, row]);
   }
-  for (const [model, row] of own) {
+  // A user's own rows (x-entity.scope "owner", saved views) by their own rule, whoever the caller.
+  const seen = own.filter(([model]) => !model.owned);
+  for (const model of models.values())
+    if (model.owned)
+      for (const row of world.rows.get(model.table)!) if (ownedBy(world, who, row)) seen.push([model, row]);
+  for (const [model, row] of seen) {
     add(model.table, row.id);
     // One step along its relations: the records its screen names.
     for (const pointer of pointersOf(model)) {
@@ -273,6 +278,27 @@ function oracle(world: World, who: Who): Visible {
     }
   }
   return visible;
+}
+
+/** The principal as an owner of rows: its kind, id and agent path. */
+function principalOf(world: World, who: Who): { kind: string; id: number; path: string } {
+  if (who === "operator_a") return { kind: "operator", ...world.operator };
+  if (who === "manager_a") return { kind: "manager", ...world.manager };
+  return { kind: "agent", ...world.agents[who] };
+}
+
+/** An owned row the principal may see: its own, or (an agent) one an agent strictly above it shared. */
+function ownedBy(world: World, who: Who, row: Row): boolean {
+  const me = principalOf(world, who);
+  if (row.owner_kind === me.kind && Number(row.owner_id) === me.id) return true;
+  const path = String(row.agent_path);
+  return (
+    me.kind === "agent" &&
+    row.shared === true &&
+    row.owner_kind === "agent" &&
+    me.path.startsWith(path) &&
+    me.path !== path
+  );
 }
 
 const isVisible = (visible: Visible, ref: Ref) =>
@@ -758,6 +784,9 @@ async function buildWorld(t: TestApp, fx: Fixtures): Promise<string[]> {
       const row = await make(model.name, owner);
       if (model.name === "machine" && owner === "agent_a") unbound = row?.id as number;
     }
+  // A user's own rows (saved views): each owner's shared one too, read by the agents below it alone.
+  for (const model of tables)
+    if (model.owned) for (const owner of OWNERS) await make(model.name, owner, { shared: true });
   // manager_a runs an outlet of agent_a's of its own, where agent_a's device not bound to operator_a stands;
   // agent_a's other devices stand at another outlet.
   const managed = (await fx.createRecord("shop", "agent_a")).id as number;
@@ -868,6 +897,11 @@ async function tagTexts(t: TestApp): Promise<void> {
  * name. Unscoped (catalogue) records: every row.
  */
 function scopeSql(model: EntityModel, who: Who, world: World): string {
+  if (model.owned) {
+    const me = principalOf(world, who);
+    const shared = `(shared and owner_kind = 'agent' and '${me.path}' like agent_path || '_%')`;
+    return `((owner_kind = '${me.kind}' and owner_id = ${me.id})${me.kind === "agent" ? ` or ${shared}` : ""})`;
+  }
   if (!model.scoped || who === "admin") return "true";
   const named = (devices: string) =>
     [...modelOf("machine").fields.values()]
@@ -908,7 +942,7 @@ function scopeSql(model: EntityModel, who: Who, world: World): string {
  * it), an operator and an outlet manager their declared sign-in set.
  */
 async function holds(t: TestApp, world: World, who: Who, permission: string): Promise<boolean> {
-  if (who === "admin") return true;
+  if (who === "admin" || permission === "signed-in") return true;
   if (who === "operator_a" || who === "manager_a")
     return modelOf(who === "operator_a" ? "operator" : "shop_manager").x.signIn!.permissions.includes(permission);
   const { rows } = await t.db.query<{ permissions: string[] | null }>(
@@ -1093,7 +1127,7 @@ describe("the scope sweep", () => {
             options: { method: "GET", url: `${url}?limit=1` },
           });
           const at = `${nameOf(url)} as ${who}`;
-          if (!(await holds(t, world, who, permissionOfCall(model.name, kind)))) {
+          if (!(await holds(t, world, who, accessOfCall(model.schema, kind)))) {
             if (sent.status !== 403) wrong.push(`${at}: ${sent.status}, not 403, without the permission`);
             continue;
           }

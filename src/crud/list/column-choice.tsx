@@ -1,18 +1,35 @@
-// Which of a list's columns the user sees: each column from the width its priority allows (columns.tsx),
-// the record number hidden until asked for, and the user's own choice over both, kept for the list
-// between visits. The chooser is a toolbar button with a box for each column.
-import { TableOutlined } from "@ant-design/icons";
+// Which of a list's columns the user sees, in which order and how wide: each column from the width its
+// priority allows (columns.tsx), the record number hidden until asked for, and the user's own choice over
+// these, kept for the list between visits (and in a saved view, saved-views.ts). The chooser is a toolbar
+// button with, for each column, a box, a move up and down, and a width.
+import { ArrowDownOutlined, ArrowUpOutlined, TableOutlined } from "@ant-design/icons";
 import type { TableColumnsType } from "antd";
-import { Button, Checkbox, Popover } from "antd";
+import { Button, Checkbox, InputNumber, Popover } from "antd";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { saveColumns, storedColumns, type ColumnChoice } from "../../app/session.ts";
+import { LIST_OWN_COLUMNS, saveColumns, storedColumns, type ColumnChoice } from "../../app/session.ts";
 import type { Row } from "./use-entity-list.ts";
 
 /** Hidden until the user shows them: the record's number (the rows' own words name it). */
 const HIDDEN_FIRST = new Set(["id"]);
-/** Always there: a row's actions. */
+/** Always there, last: a row's actions. */
 const FIXED = new Set(["actions"]);
+/** The widths a column may be given, in pixels (the saved view's schema says the same). */
+export const COLUMN_WIDTH = { min: 40, max: 1200 };
+
+const keyOf = (column: TableColumnsType<Row>[number]) => String(column.key);
+
+/** The columns in the chosen order: those the choice names first, in its order, then the others as they were. */
+function ordered(columns: TableColumnsType<Row>, order: string[]): TableColumnsType<Row> {
+  const rank = (column: TableColumnsType<Row>[number]) => {
+    const at = order.indexOf(keyOf(column));
+    return FIXED.has(keyOf(column)) ? Infinity : at === -1 ? order.length : at;
+  };
+  return columns
+    .map((column, at) => ({ column, at }))
+    .sort((a, b) => rank(a.column) - rank(b.column) || a.at - b.at)
+    .map(({ column }) => column);
+}
 
 export function useColumnChoice(list: string) {
   const [choice, setChoice] = useState<ColumnChoice>(() => storedColumns(list));
@@ -20,39 +37,96 @@ export function useColumnChoice(list: string) {
     setChoice(next);
     saveColumns(list, next);
   };
-  /** The columns as chosen: a column hidden is left out; one the user showed shows at every width. */
+  const shown = (key: string) => choice.shown[key] ?? !HIDDEN_FIRST.has(key);
+  /** The columns as chosen: in order, a column hidden left out, one the user showed shown at every width. */
   const apply = (columns: TableColumnsType<Row>): TableColumnsType<Row> =>
-    columns.flatMap((column) => {
-      const key = String(column.key);
-      const shown = choice[key] ?? !HIDDEN_FIRST.has(key);
-      if (!shown) return [];
-      return choice[key] ? [{ ...column, responsive: undefined }] : [column];
+    ordered(columns, choice.order).flatMap((column) => {
+      const key = keyOf(column);
+      if (!shown(key)) return [];
+      const width = choice.widths[key];
+      const sized = width ? { ...column, width } : column;
+      return choice.shown[key] ? [{ ...sized, responsive: undefined }] : [sized];
     });
-  return { choice, choose, apply };
+  /** The choosable columns in their order, each shown or not: the layout a saved view keeps. */
+  const layout = (columns: TableColumnsType<Row>) =>
+    ordered(columns, choice.order)
+      .filter((column) => !FIXED.has(keyOf(column)))
+      .map((column) => ({ key: keyOf(column), shown: shown(keyOf(column)), width: choice.widths[keyOf(column)] }));
+  return {
+    choice,
+    choose,
+    shown,
+    ordered: (columns: TableColumnsType<Row>) => ordered(columns, choice.order),
+    apply,
+    layout,
+  };
 }
 
 export type ColumnChoiceState = ReturnType<typeof useColumnChoice>;
 
-/** The toolbar's "Columns" button: a box for each column, ticked where it shows. */
+/** The toolbar's "Columns" button: for each column a box (ticked where it shows), up and down, a width. */
 export function ColumnChooser({ columns, state }: { columns: TableColumnsType<Row>; state: ColumnChoiceState }) {
   const { t } = useTranslation();
-  const choosable = columns.filter((column) => !FIXED.has(String(column.key)));
-  const shown = (key: string) => state.choice[key] ?? !HIDDEN_FIRST.has(key);
+  const choosable = state.ordered(columns).filter((column) => !FIXED.has(keyOf(column)));
+  const keys = choosable.map(keyOf);
+  const { choice, choose } = state;
+  const move = (at: number, by: -1 | 1) => {
+    const order = [...keys];
+    [order[at], order[at + by]] = [order[at + by], order[at]];
+    choose({ ...choice, order });
+  };
   const content = (
     <div className="column-chooser">
-      {choosable.map((column) => {
-        const key = String(column.key);
+      {choosable.map((column, at) => {
+        const key = keyOf(column);
+        const title = column.title as string;
         return (
-          <Checkbox
-            key={key}
-            checked={shown(key)}
-            onChange={(event) => state.choose({ ...state.choice, [key]: event.target.checked })}
-          >
-            {column.title as string}
-          </Checkbox>
+          <div key={key} className="column-chooser-row" data-column={key}>
+            <Checkbox
+              checked={state.shown(key)}
+              onChange={(event) => choose({ ...choice, shown: { ...choice.shown, [key]: event.target.checked } })}
+            >
+              {title}
+            </Checkbox>
+            <span className="column-chooser-tools">
+              <Button
+                size="small"
+                type="text"
+                icon={<ArrowUpOutlined />}
+                disabled={at === 0}
+                aria-label={t("list.moveUp", { column: title })}
+                title={t("list.moveUp", { column: title })}
+                onClick={() => move(at, -1)}
+              />
+              <Button
+                size="small"
+                type="text"
+                icon={<ArrowDownOutlined />}
+                disabled={at === choosable.length - 1}
+                aria-label={t("list.moveDown", { column: title })}
+                title={t("list.moveDown", { column: title })}
+                onClick={() => move(at, 1)}
+              />
+              <InputNumber
+                size="small"
+                min={COLUMN_WIDTH.min}
+                max={COLUMN_WIDTH.max}
+                step={20}
+                value={choice.widths[key] ?? null}
+                placeholder={t("list.autoWidth")}
+                aria-label={t("list.width", { column: title })}
+                onChange={(value) => {
+                  const widths = { ...choice.widths };
+                  if (value) widths[key] = value;
+                  else delete widths[key];
+                  choose({ ...choice, widths });
+                }}
+              />
+            </span>
+          </div>
         );
       })}
-      <Button size="small" type="link" onClick={() => state.choose({})}>
+      <Button size="small" type="link" onClick={() => choose(LIST_OWN_COLUMNS)}>
         {t("list.defaultColumns")}
       </Button>
     </div>

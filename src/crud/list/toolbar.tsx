@@ -1,5 +1,5 @@
 // The list's toolbar: add, the toolbar's operations, the selected rows' operations and commands (with
-// their count), then export (as filtered and sorted), the columns' chooser and refresh. On a phone,
+// their count), then the saved views, export (as filtered and sorted), the columns' chooser and refresh. On a phone,
 // where rows are cards without checkboxes, the bulk buttons are left out.
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from "@ant-design/icons";
 import type { CrudFilter, CrudSort } from "@refinedev/core";
@@ -32,6 +32,8 @@ interface Props {
   onRefresh: () => void;
   /** The columns' chooser, where the list is a table. */
   columnChooser?: ReactNode;
+  /** The saved views' picker. */
+  viewPicker?: ReactNode;
 }
 
 export function ListToolbar({
@@ -47,6 +49,7 @@ export function ListToolbar({
   sorters,
   onRefresh,
   columnChooser,
+  viewPicker,
 }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -101,7 +104,8 @@ export function ListToolbar({
       </Space>
       {toolbarRunner.element}
       {bulkRunner.element}
-      <Space>
+      <Space wrap>
+        {viewPicker}
         {can.export && (
           <Button
             icon={<DownloadOutlined />}

@@ -121,6 +121,8 @@ export function useEntityList(screen: ScreenContext, recycle: boolean) {
     failure: paused ? OFFLINE : query.error,
     /** The pager's total is exact, or an estimate the server says is one. */
     exact: (query.data as { totalExact?: boolean } | undefined)?.totalExact !== false,
+    /** The sort the list opens with (its address's, else the schema's default). */
+    initialSort,
     /** Asks the server for the exact total (past its counting cap) of the list as filtered now. */
     countExactly: () => setCountExact(true),
   };
