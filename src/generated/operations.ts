@@ -13,6 +13,9 @@ import dataWithdrawApply from "../../schemas/operations/data-withdraw-apply.json
 import getOpenPlugins from "../../schemas/operations/get-open-plugins.json" with { type: "json" };
 import goodsDown from "../../schemas/operations/goods-down.json" with { type: "json" };
 import goodsImage from "../../schemas/operations/goods-image.json" with { type: "json" };
+import goodsImportCheck from "../../src/generated/operations/goods-import-check.json" with { type: "json" };
+import goodsImportConfirm from "../../src/generated/operations/goods-import-confirm.json" with { type: "json" };
+import goodsImportTemplate from "../../src/generated/operations/goods-import-template.json" with { type: "json" };
 import goodsSkuActive from "../../schemas/operations/goods-sku-active.json" with { type: "json" };
 import goodsSkuCoffee from "../../schemas/operations/goods-sku-coffee.json" with { type: "json" };
 import liveEvents from "../../schemas/operations/live-events.json" with { type: "json" };
@@ -103,6 +106,9 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "get-open-plugins": getOpenPlugins as unknown as JsonSchemaOperation,
   "goods-down": goodsDown as unknown as JsonSchemaOperation,
   "goods-image": goodsImage as unknown as JsonSchemaOperation,
+  "goods-import-check": goodsImportCheck as unknown as JsonSchemaOperation,
+  "goods-import-confirm": goodsImportConfirm as unknown as JsonSchemaOperation,
+  "goods-import-template": goodsImportTemplate as unknown as JsonSchemaOperation,
   "goods-sku-active": goodsSkuActive as unknown as JsonSchemaOperation,
   "goods-sku-coffee": goodsSkuCoffee as unknown as JsonSchemaOperation,
   "live-events": liveEvents as unknown as JsonSchemaOperation,
@@ -193,6 +199,9 @@ export type OperationCall =
   | "get-open-plugins"
   | "goods-down"
   | "goods-image"
+  | "goods-import-check"
+  | "goods-import-confirm"
+  | "goods-import-template"
   | "goods-sku-active"
   | "goods-sku-coffee"
   | "live-events"

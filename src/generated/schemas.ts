@@ -365,6 +365,7 @@ export const permissionKeys = [
   "version.upgrade",
   "machine.bind",
   "withdrawal.apply",
+  "goods.import",
   "machine.baketime_set",
   "machine.bg_set",
   "machine.cup_set",

@@ -1289,6 +1289,18 @@ export interface GoodsImageInput {
   field: "pic_url" | "detail_url" | "carousel_url" | "spec_pic";
 }
 /**
+ * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of goods records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
+ */
+export interface GoodsImportCheckInput {}
+/**
+ * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of goods records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
+ */
+export interface GoodsImportConfirmInput {}
+/**
+ * The goods import template: an XLSX workbook with the columns (title, cate_id, unit_price, cost_price, down_price, stock, stock_warning, valid_days, pic_url, detail_url, carousel_url, description; related records by title), a sample row and a sheet of notes, in the caller's language.
+ */
+export interface GoodsImportTemplateInput {}
+/**
  * The enabled variants of one goods item the caller may see, oldest first: what a customer can choose.
  */
 export interface GoodsSkuActiveInput {
@@ -1789,6 +1801,30 @@ export interface GetOpenPluginsAnswer {
 export interface GoodsImageAnswer {
   url: string;
 }
+export interface GoodsImportCheckAnswer {
+  rows: number;
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
+export interface GoodsImportConfirmAnswer {
+  rows: number;
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
 export interface LiveEventsAnswer {
   cursor: string;
   reset: boolean;
@@ -2162,6 +2198,9 @@ export interface OperationInputs {
   "get-open-plugins": GetOpenPluginsInput;
   "goods-down": GoodsDownInput;
   "goods-image": GoodsImageInput;
+  "goods-import-check": GoodsImportCheckInput;
+  "goods-import-confirm": GoodsImportConfirmInput;
+  "goods-import-template": GoodsImportTemplateInput;
   "goods-sku-active": GoodsSkuActiveInput;
   "goods-sku-coffee": GoodsSkuCoffeeInput;
   "live-events": LiveEventsInput;
@@ -2245,6 +2284,8 @@ export interface OperationAnswers {
   checksn: ChecksnAnswer;
   "get-open-plugins": GetOpenPluginsAnswer;
   "goods-image": GoodsImageAnswer;
+  "goods-import-check": GoodsImportCheckAnswer;
+  "goods-import-confirm": GoodsImportConfirmAnswer;
   "goods-sku-coffee": GoodsSkuCoffeeAnswer;
   "live-events": LiveEventsAnswer;
   "live-presence": LivePresenceAnswer;

@@ -39,7 +39,7 @@ const FILE_CALLS = Object.values(operationSchemas)
     return {
       id: o.$id,
       url: `${o["x-operation"].basePath ?? "/merchant"}/${o.$id}${query ? `?${query}` : ""}`,
-      limit: o["x-operation"].area === "machines" ? IMPORT_LIMITS.bytes : MAX_UPLOAD_BYTES,
+      limit: ["machines", "imports"].includes(o["x-operation"].area) ? IMPORT_LIMITS.bytes : MAX_UPLOAD_BYTES,
     };
   });
 
