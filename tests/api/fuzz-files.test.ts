@@ -195,6 +195,8 @@ describe("fuzz: files", () => {
   it("covers every call that takes a file", () => {
     expect(FILE_CALLS.map((c) => c.id).sort()).toEqual([
       "goods-image",
+      "goods-import-check",
+      "goods-import-confirm",
       "machine-import-check",
       "machine-import-confirm",
       "upload",
