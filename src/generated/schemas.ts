@@ -377,10 +377,12 @@ export const permissionKeys = [
   "profit_setting.save",
   "agent.reset_password",
   "operator.earnings",
+  "operator.import",
   "operator_binding.delete",
   "order.check",
   "delivery_order.review",
   "order.refund",
+  "shop.import",
   "wifi.add",
 ] as const;
 

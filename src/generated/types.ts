@@ -1561,6 +1561,18 @@ export interface OperatorEarningsInput {
   limit?: number;
 }
 /**
+ * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of operator records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
+ */
+export interface OperatorImportCheckInput {}
+/**
+ * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of operator records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
+ */
+export interface OperatorImportConfirmInput {}
+/**
+ * The operator import template: an XLSX workbook with the columns (nickname, account, password, phone, refill, remark; related records by title), a sample row and a sheet of notes, in the caller's language.
+ */
+export interface OperatorImportTemplateInput {}
+/**
  * Unbinds an operator from a device: the binding named by id (one or a list, all or nothing), or the one of operator_id and machine_id. The binding must be in the caller's scope (404 otherwise).
  */
 export interface OperatorUnbindMachineInput {
@@ -1665,6 +1677,18 @@ export interface ShopCheckWifiInput {
   count?: number;
   start_number?: number;
 }
+/**
+ * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of shop records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
+ */
+export interface ShopImportCheckInput {}
+/**
+ * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of shop records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
+ */
+export interface ShopImportConfirmInput {}
+/**
+ * The shop import template: an XLSX workbook with the columns (name, phone, cate_id, province, city, district, address, longitude, latitude; related records by title), a sample row and a sheet of notes, in the caller's language.
+ */
+export interface ShopImportTemplateInput {}
 /**
  * Adds WIFI entries to an outlet in one batch: names are the fixed part followed by consecutive numbers from the start number, each with the default password.
  */
@@ -1948,6 +1972,30 @@ export interface OperatorEarningsAnswer {
     paid_at: string;
   }[];
 }
+export interface OperatorImportCheckAnswer {
+  rows: number;
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
+export interface OperatorImportConfirmAnswer {
+  rows: number;
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
 export interface SaveSecretKeyAnswer {
   state: "licensed" | "trial" | "expired";
   licensee?: string | null;
@@ -1973,6 +2021,30 @@ export interface ShopCheckWifiAnswer {
   entries: number;
   enabled: number;
   taken: string[];
+}
+export interface ShopImportCheckAnswer {
+  rows: number;
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
+export interface ShopImportConfirmAnswer {
+  rows: number;
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
 }
 export interface SnAnswer {
   state: "licensed" | "trial" | "expired";
@@ -2243,6 +2315,9 @@ export interface OperationInputs {
   "modify-password": ModifyPasswordInput;
   "openapi.json": OpenapiJsonInput;
   "operator-earnings": OperatorEarningsInput;
+  "operator-import-check": OperatorImportCheckInput;
+  "operator-import-confirm": OperatorImportConfirmInput;
+  "operator-import-template": OperatorImportTemplateInput;
   "operator-unbind-machine": OperatorUnbindMachineInput;
   "order-check": OrderCheckInput;
   "order-recycle-review": OrderRecycleReviewInput;
@@ -2260,6 +2335,9 @@ export interface OperationInputs {
   "service-setting-type": ServiceSettingTypeInput;
   "setting-no": SettingNoInput;
   "shop-check-wifi": ShopCheckWifiInput;
+  "shop-import-check": ShopImportCheckInput;
+  "shop-import-confirm": ShopImportConfirmInput;
+  "shop-import-template": ShopImportTemplateInput;
   "shop-wifi-add": ShopWifiAddInput;
   sn: SnInput;
   "statistics-dealt": StatisticsDealtInput;
@@ -2305,6 +2383,8 @@ export interface OperationAnswers {
   "manage-up": ManageUpAnswer;
   menu: MenuAnswer;
   "operator-earnings": OperatorEarningsAnswer;
+  "operator-import-check": OperatorImportCheckAnswer;
+  "operator-import-confirm": OperatorImportConfirmAnswer;
   "pay-setting-certificates": PaySettingCertificatesAnswer;
   "record-history": RecordHistoryAnswer;
   "renovation-home-type": RenovationHomeTypeAnswer;
@@ -2314,6 +2394,8 @@ export interface OperationAnswers {
   "service-setting-type": ServiceSettingTypeAnswer;
   "setting-no": SettingNoAnswer;
   "shop-check-wifi": ShopCheckWifiAnswer;
+  "shop-import-check": ShopImportCheckAnswer;
+  "shop-import-confirm": ShopImportConfirmAnswer;
   sn: SnAnswer;
   "statistics-dealt": StatisticsDealtAnswer;
   "statistics-devices": StatisticsDevicesAnswer;

@@ -18,6 +18,8 @@ beforeAll(async () => {
   fx = new Fixtures(t);
   await fx.createRecord("goods_category", "agent_a", { name: "Imp Drinks" });
   await fx.createRecord("goods_category", "agent_b", { name: "Imp Snacks B" });
+  await fx.createRecord("shop_group", "agent_a", { name: "Imp Group A" });
+  await fx.createRecord("shop_group", "agent_b", { name: "Imp Group B" });
 }, 60_000);
 afterAll(() => t?.close());
 
@@ -75,9 +77,25 @@ async function count(table: string, column: string, like: string): Promise<numbe
   return rows[0].n;
 }
 
-it("declares the import calls of goods", () => {
-  expect(importingEntities(entitySchemas as unknown as Record<string, JsonSchemaEntity>)).toContain("goods");
+it("declares the import calls of goods, outlets and operators", () => {
+  expect(importingEntities(entitySchemas as unknown as Record<string, JsonSchemaEntity>)).toEqual([
+    "goods",
+    "operator",
+    "shop",
+  ]);
 });
+
+/** A role without the permission is refused (403), and no session (401); nothing is written. */
+async function refused(entity: string, data: Buffer) {
+  for (const step of ["check", "confirm"]) {
+    const call_ = `${entity}-import-${step}`;
+    expect((await upload("agent_a1", call_, data)).status, call_).toBe(403);
+    expect((await upload("operator_a", call_, data)).status, call_).toBe(403);
+    expect((await upload(undefined, call_, data)).status, call_).toBe(401);
+  }
+  const template = await t.app.inject({ method: "GET", url: `/merchant/${entity}-import-template` });
+  expect(template.statusCode).toBe(401);
+}
 
 // ---------------------------------------------------------------- goods
 
@@ -254,14 +272,129 @@ describe("goods import", () => {
   });
 
   it("refuses a role without the permission (403) and no session (401)", async () => {
-    const data = await xlsx(EN, [good("IMP Refused")]);
-    for (const call_ of ["goods-import-check", "goods-import-confirm"]) {
-      expect((await upload("agent_a1", call_, data)).status).toBe(403);
-      expect((await upload("operator_a", call_, data)).status).toBe(403);
-      expect((await upload(undefined, call_, data)).status).toBe(401);
-    }
-    const template = await t.app.inject({ method: "GET", url: "/merchant/goods-import-template" });
-    expect(template.statusCode).toBe(401);
+    await refused("goods", await xlsx(EN, [good("IMP Refused")]));
     expect(await count("goods", "title", "IMP Refused")).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------- outlets
+
+describe("outlet import", () => {
+  const EN = ["Branch name", "Phone", "Group", "Province", "City", "District", "Address", "Longitude", "Latitude"];
+  const TH = ["ชื่อสาขา", "เบอร์โทรศัพท์", "กลุ่ม", "จังหวัด", "เมือง", "อำเภอ/เขต", "ที่อยู่", "ลองจิจูด", "ละติจูด"];
+  const KM = ["ឈ្មោះសាខា", "លេខទូរស័ព្ទ", "ក្រុម", "ខេត្ត/រាជធានី", "ក្រុង", "ស្រុក/ខណ្ឌ", "អាសយដ្ឋាន", "រយៈបណ្ដោយ", "រយៈទទឹង"];
+  const good = (name: string, group: string | null = "Imp Group A"): Cell[] => [
+    name,
+    "+855 12 345 678",
+    group,
+    "Phnom Penh",
+    "Phnom Penh",
+    "Daun Penh",
+    "1 Riverside",
+    104.92,
+    11.56,
+  ];
+
+  it("imports a good XLSX and CSV file once, however often it is confirmed", async () => {
+    const data = await xlsx(EN, [good("IMP Shop 1"), good("IMP Shop 2", null)]);
+    expect((await upload("agent_a", "shop-import-check", data)).body.data).toMatchObject({ rows: 2, problem_count: 0 });
+    expect((await upload("agent_a", "shop-import-confirm", data)).body.data).toMatchObject({ created: 2 });
+    expect((await upload("agent_a", "shop-import-confirm", data)).body.data).toMatchObject({ created: 0, skipped: 2 });
+    const fromCsv = await upload("agent_a", "shop-import-confirm", csv(EN, [good("IMP Shop 3")]), "en", "s.csv");
+    expect(fromCsv.body.data).toMatchObject({ created: 1 });
+    const { rows } = await t.db.query<{ longitude: number; cate_id: unknown }>(
+      `select longitude, cate_id from shop where name = 'IMP Shop 1'`,
+    );
+    expect(Number(rows[0].longitude)).toBe(104.92);
+    expect(await count("shop", "name", "IMP Shop %")).toBe(3);
+  });
+
+  it("reads headers in Khmer and Thai", async () => {
+    const km = await upload("agent_a", "shop-import-check", await xlsx(KM, [good("IMP Shop KM")]), "km");
+    expect(km.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+    const th = await upload("agent_a", "shop-import-check", await xlsx(TH, [good("IMP Shop TH")]), "th");
+    expect(th.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+  });
+
+  it("reports every problem by row and column, another agent's group among them, and writes nothing", async () => {
+    const data = await xlsx(EN, [
+      good("IMP Shop Bad", "Imp Group B"),
+      good("IMP Shop Bad 2").map((v, i) => (i === 1 ? "call me" : i === 7 ? 200 : v)),
+      good("IMP Shop 1").map((v, i) => (i === 6 ? "2 Elsewhere" : v)),
+    ]);
+    const reply = await upload("agent_a", "shop-import-confirm", data);
+    expect(reply.status).toBe(400);
+    expect(reply.body.data.problems).toEqual([
+      { row: 2, column: "Group", field: "cate_id", message: "No Outlet group is named “Imp Group B”" },
+      { row: 3, column: "Phone", field: "phone", message: "Phone is not in the right format" },
+      { row: 3, column: "Longitude", field: "longitude", message: "Longitude must be at most 180" },
+      { row: 4, column: "Branch name", field: "name", message: "“IMP Shop 1” is already used by another record" },
+    ]);
+    expect(await count("shop", "name", "IMP Shop Bad%")).toBe(0);
+    const b = await upload("agent_b", "shop-import-check", await xlsx(EN, [good("IMP Shop B", "Imp Group B")]));
+    expect(b.body.data).toMatchObject({ problem_count: 0 });
+  });
+
+  it("refuses a role without the permission (403) and no session (401)", async () => {
+    await refused("shop", await xlsx(EN, [good("IMP Shop Refused")]));
+    expect(await count("shop", "name", "IMP Shop Refused")).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------- operators
+
+describe("operator import", () => {
+  const EN = ["Nickname", "Account", "Password", "Phone", "Restock permission", "Remark"];
+  const TH = ["ชื่อเล่น", "บัญชีผู้ใช้", "รหัสผ่าน", "เบอร์โทรศัพท์", "สิทธิ์เติมสินค้า", "หมายเหตุ"];
+  const KM = ["ឈ្មោះហៅក្រៅ", "គណនី", "ពាក្យសម្ងាត់", "លេខទូរស័ព្ទ", "សិទ្ធិបំពេញស្តុក", "កំណត់សម្គាល់"];
+  const good = (account: string): Cell[] => [`Op ${account}`, account, "secret123", "+855 11 222 333", 1, null];
+
+  it("imports operators once, who sign in with the file's password", async () => {
+    const data = await xlsx(EN, [good("imp_op1"), good("imp_op2")]);
+    expect((await upload("agent_a", "operator-import-confirm", data)).body.data).toMatchObject({ created: 2 });
+    // The same file again: the same operators (their passwords, stored hashed, aside).
+    expect((await upload("agent_a", "operator-import-confirm", data)).body.data).toMatchObject({ skipped: 2 });
+    const fromCsv = await upload("agent_a", "operator-import-confirm", csv(EN, [good("imp_op3")]), "en", "o.csv");
+    expect(fromCsv.body.data).toMatchObject({ created: 1 });
+    const login = await call<{ token: string }>(t.app, {
+      method: "POST",
+      url: "/merchant/login",
+      headers: { source: "pc" },
+      payload: { account: "imp_op1", password: "secret123" },
+    });
+    expect(login.status).toBe(200);
+    const { rows } = await t.db.query<{ password: string }>(`select password from operator where account = 'imp_op1'`);
+    expect(rows[0].password).not.toBe("secret123");
+  });
+
+  it("reads headers in Khmer and Thai", async () => {
+    const km = await upload("agent_a", "operator-import-check", await xlsx(KM, [good("imp_op_km")]), "km");
+    expect(km.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+    const th = await upload("agent_a", "operator-import-check", await xlsx(TH, [good("imp_op_th")]), "th");
+    expect(th.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+  });
+
+  it("reports every problem by row and column, and writes nothing", async () => {
+    const data = await xlsx(EN, [
+      good("imp op bad"),
+      ["Op short", "imp_op_short", "123", null, 1, null],
+      ["Op switch", "imp_op_switch", "secret123", null, 5, null],
+      good("imp_op_dup"),
+      good("imp_op_dup"),
+    ]);
+    const reply = await upload("agent_a", "operator-import-check", data);
+    expect(reply.body.data.problems).toEqual([
+      { row: 2, column: "Account", field: "account", message: "Account is not in the right format" },
+      { row: 3, column: "Password", field: "password", message: "Password must have at least 6 characters" },
+      { row: 4, column: "Restock permission", field: "refill", message: "“5” is not one of: 0, 1" },
+      { row: 6, column: "Account", field: "account", message: "“imp_op_dup” is also on row 5" },
+    ]);
+    expect((await upload("agent_a", "operator-import-confirm", data)).status).toBe(400);
+    expect(await count("operator", "account", "imp_op_dup")).toBe(0);
+  });
+
+  it("refuses a role without the permission (403) and no session (401)", async () => {
+    await refused("operator", await xlsx(EN, [good("imp_op_refused")]));
+    expect(await count("operator", "account", "imp_op_refused")).toBe(0);
   });
 });

@@ -199,6 +199,10 @@ describe("fuzz: files", () => {
       "goods-import-confirm",
       "machine-import-check",
       "machine-import-confirm",
+      "operator-import-check",
+      "operator-import-confirm",
+      "shop-import-check",
+      "shop-import-confirm",
       "upload",
     ]);
     expect(files.length).toBeGreaterThan(25);

@@ -145,6 +145,10 @@ export async function check(db: Queryable, ctx: Ctx, model: EntityModel, file: P
       record[column.field] = cellValue(column, text, row);
       if (problems.length > count) reported.add(column.field);
     }
+    // A confirmation the schema asks beside a column (a password's) is the column's own value.
+    for (const rule of model.schema["x-compare"] ?? [])
+      if (rule.op === "eq" && record[rule.other] !== undefined && !columns.some((c) => c.field === rule.field))
+        record[rule.field] = record[rule.other];
     // The entity schema's own rules (required, patterns, lengths, ranges), in the caller's words.
     for (const error of validationErrors(model, validate, record, lng)) {
       const field = error.field.split("/")[0];
@@ -200,12 +204,14 @@ export async function check(db: Queryable, ctx: Ctx, model: EntityModel, file: P
   // Against the caller's own live records, in one statement: the same record with the same values is
   // imported already (skipped); with other values, a problem.
   const live = await liveByKey(db, ctx, model, key, candidates);
+  // A password is stored hashed: the same record is the same in every other column.
+  const compared = columns.filter((c) => !model.hashed.has(c.field));
   const records: Checked["records"] = [];
   let skipped = 0;
   for (const candidate of candidates) {
     const existing = live.get(keyOf(candidate.values));
     if (!existing) records.push(candidate);
-    else if (columns.every((c) => same(existing[c.field], candidate.values[c.field]))) skipped++;
+    else if (compared.every((c) => same(existing[c.field], candidate.values[c.field]))) skipped++;
     else add(candidate.row, keyColumns[0], p("duplicateLive", { value: quoted(String(candidate.values[key[0]])) }));
   }
   const order = new Map(columns.map((c, i) => [c.field, i]));
