@@ -10,9 +10,23 @@ export const importOperationFile = (id: string): string => `src/generated/operat
 /** The answer of -check and -confirm: the rows read, created and skipped, and the problems by row and column. */
 const checkAnswer = {
   type: "object",
-  required: ["rows", "created", "skipped", "problem_count", "problems"],
+  required: ["rows", "headers", "created", "skipped", "problem_count", "problems"],
   properties: {
     rows: { type: "integer", minimum: 0, maximum: IMPORT_ROWS },
+    headers: {
+      description:
+        "Each header of the file and the field it fills (null: none), so the console offers the rest by hand.",
+      type: "array",
+      maxItems: 64,
+      items: {
+        type: "object",
+        required: ["header", "field"],
+        properties: {
+          header: { type: "string", maxLength: 2048 },
+          field: { type: ["string", "null"], maxLength: 64 },
+        },
+      },
+    },
     created: { type: "integer", minimum: 0, maximum: IMPORT_ROWS },
     skipped: { type: "integer", minimum: 0, maximum: IMPORT_ROWS },
     problem_count: { type: "integer", minimum: 0, maximum: 1_000_000 },
@@ -33,7 +47,23 @@ const checkAnswer = {
   },
 };
 
-function operation(entity: EntitySchema, id: string, description: string, x: object): OperationSchema {
+/** What -check and -confirm take beside the file (in the query): the user's choice for unmatched headers. */
+const mappingInput = {
+  mapping: {
+    description:
+      "JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.",
+    type: "string",
+    maxLength: 8000,
+  },
+};
+
+function operation(
+  entity: EntitySchema,
+  id: string,
+  description: string,
+  x: object,
+  properties: OperationSchema["properties"] = {},
+): OperationSchema {
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     $id: id,
@@ -47,7 +77,7 @@ function operation(entity: EntitySchema, id: string, description: string, x: obj
       permission: importPermission(entity.$id),
       ...x,
     } as OperationSchema["x-operation"],
-    properties: {},
+    properties,
     examples: [{}],
   };
 }
@@ -68,12 +98,14 @@ export function importOperations(entity: EntitySchema): OperationSchema[] {
       calls.check,
       `Checks ${file} of ${entity.$id} records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.`,
       { method: "POST", body: "multipart", transaction: "handler", answer: checkAnswer, ui: { placement: "none" } },
+      mappingInput,
     ),
     operation(
       entity,
       calls.confirm,
       `Imports ${file} of ${entity.$id} records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.`,
       { method: "POST", body: "multipart", transaction: "handler", answer: checkAnswer, ui: { placement: "none" } },
+      mappingInput,
     ),
   ];
 }

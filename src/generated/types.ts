@@ -1291,11 +1291,21 @@ export interface GoodsImageInput {
 /**
  * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of goods records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
  */
-export interface GoodsImportCheckInput {}
+export interface GoodsImportCheckInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
 /**
  * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of goods records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
  */
-export interface GoodsImportConfirmInput {}
+export interface GoodsImportConfirmInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
 /**
  * The goods import template: an XLSX workbook with the columns (title, cate_id, unit_price, cost_price, down_price, stock, stock_warning, valid_days, pic_url, detail_url, carousel_url, description; related records by title), a sample row and a sheet of notes, in the caller's language.
  */
@@ -1563,11 +1573,21 @@ export interface OperatorEarningsInput {
 /**
  * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of operator records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
  */
-export interface OperatorImportCheckInput {}
+export interface OperatorImportCheckInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
 /**
  * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of operator records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
  */
-export interface OperatorImportConfirmInput {}
+export interface OperatorImportConfirmInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
 /**
  * The operator import template: an XLSX workbook with the columns (nickname, account, password, phone, refill, remark; related records by title), a sample row and a sheet of notes, in the caller's language.
  */
@@ -1680,11 +1700,21 @@ export interface ShopCheckWifiInput {
 /**
  * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of shop records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
  */
-export interface ShopImportCheckInput {}
+export interface ShopImportCheckInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
 /**
  * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of shop records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
  */
-export interface ShopImportConfirmInput {}
+export interface ShopImportConfirmInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
 /**
  * The shop import template: an XLSX workbook with the columns (name, phone, cate_id, province, city, district, address, longitude, latitude; related records by title), a sample row and a sheet of notes, in the caller's language.
  */
@@ -1827,6 +1857,13 @@ export interface GoodsImageAnswer {
 }
 export interface GoodsImportCheckAnswer {
   rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
   created: number;
   skipped: number;
   problem_count: number;
@@ -1839,6 +1876,13 @@ export interface GoodsImportCheckAnswer {
 }
 export interface GoodsImportConfirmAnswer {
   rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
   created: number;
   skipped: number;
   problem_count: number;
@@ -1974,6 +2018,13 @@ export interface OperatorEarningsAnswer {
 }
 export interface OperatorImportCheckAnswer {
   rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
   created: number;
   skipped: number;
   problem_count: number;
@@ -1986,6 +2037,13 @@ export interface OperatorImportCheckAnswer {
 }
 export interface OperatorImportConfirmAnswer {
   rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
   created: number;
   skipped: number;
   problem_count: number;
@@ -2024,6 +2082,13 @@ export interface ShopCheckWifiAnswer {
 }
 export interface ShopImportCheckAnswer {
   rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
   created: number;
   skipped: number;
   problem_count: number;
@@ -2036,6 +2101,13 @@ export interface ShopImportCheckAnswer {
 }
 export interface ShopImportConfirmAnswer {
   rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
   created: number;
   skipped: number;
   problem_count: number;

@@ -31,6 +31,7 @@ interface Problem {
 }
 interface ImportAnswer {
   rows: number;
+  headers: { header: string; field: string | null }[];
   created: number;
   skipped: number;
   problem_count: number;
@@ -114,6 +115,20 @@ describe("goods import", () => {
     "Gallery",
     "Description",
   ];
+  const FIELDS = [
+    "title",
+    "cate_id",
+    "unit_price",
+    "cost_price",
+    "down_price",
+    "stock",
+    "stock_warning",
+    "valid_days",
+    "pic_url",
+    "detail_url",
+    "carousel_url",
+    "description",
+  ];
   const TH = [
     "ชื่อสินค้า",
     "หมวดหมู่",
@@ -176,7 +191,14 @@ describe("goods import", () => {
     const data = await xlsx(EN, [good("IMP Cola"), good("IMP Tea")]);
     const checked = await upload("agent_a", "goods-import-check", data);
     expect(checked.status).toBe(200);
-    expect(checked.body.data).toEqual({ rows: 2, created: 0, skipped: 0, problem_count: 0, problems: [] });
+    expect(checked.body.data).toEqual({
+      rows: 2,
+      headers: EN.map((header, i) => ({ header, field: FIELDS[i] })),
+      created: 0,
+      skipped: 0,
+      problem_count: 0,
+      problems: [],
+    });
     expect(await count("goods", "title", "IMP %")).toBe(0);
 
     const first = await upload("agent_a", "goods-import-confirm", data);
@@ -233,6 +255,7 @@ describe("goods import", () => {
     expect(en.status).toBe(200);
     expect(en.body.data).toEqual({
       rows: 8,
+      headers: EN.map((header, i) => ({ header, field: FIELDS[i] })),
       created: 0,
       skipped: 0,
       problem_count: 7,
@@ -258,6 +281,29 @@ describe("goods import", () => {
     expect(confirm.status).toBe(400);
     expect(confirm.body.message).toBe("The file has 7 problems; nothing was imported");
     expect(await count("goods", "title", "IMP Bad%")).toBe(0);
+  });
+
+  it("takes a header in words of its own as the user maps it, and remembers the mapping per user", async () => {
+    const own = ["Product", ...EN.slice(1)];
+    const data = await xlsx(own, [good("IMP Mapped")]);
+    const unmapped = await upload("agent_a", "goods-import-check", data);
+    expect(unmapped.body.data.headers[0]).toEqual({ header: "Product", field: null });
+    expect(unmapped.body.data.problems).toEqual([
+      { row: 1, column: "Title", field: "title", message: "This column is missing" },
+    ]);
+    const mapping = encodeURIComponent(JSON.stringify({ Product: "title" }));
+    const mapped = await upload("agent_a", `goods-import-check?mapping=${mapping}`, data);
+    expect(mapped.body.data.problem_count).toBe(0);
+    expect(mapped.body.data.headers[0]).toEqual({ header: "Product", field: "title" });
+    // The check remembers nothing; the confirm does.
+    expect((await upload("agent_a", "goods-import-check", data)).body.data.problem_count).toBe(1);
+    expect((await upload("agent_a", `goods-import-confirm?mapping=${mapping}`, data)).body.data.created).toBe(1);
+    const again = await upload("agent_a", "goods-import-check", await xlsx(own, [good("IMP Mapped 2")]));
+    expect(again.body.data.problem_count).toBe(0);
+    expect(again.body.data.headers[0]).toEqual({ header: "Product", field: "title" });
+    // Another user's mapping is its own.
+    const b = await upload("agent_b", "goods-import-check", await xlsx(own, [good("IMP Mapped B", "Imp Snacks B")]));
+    expect(b.body.data.problems.map((p) => p.message)).toEqual(["This column is missing"]);
   });
 
   it("uses the caller's own related records only: agent_b's category is agent_b's", async () => {

@@ -29,15 +29,29 @@ export const NS = "entity_import";
 export const fileError = (lng: Language, key: string, params: Record<string, unknown> = {}) =>
   badRequest([{ field: "file", keyword: key, message: translate(lng, `${NS}:errors.${key}`, params) }]);
 
-/** A file as read: its rows' texts by column, and the problems of its header row. */
+/** A file as read, before its columns are known: its header row's texts and its rows' cells. */
 export interface ParsedFile {
+  header: string[];
+  rows: { row: number; cells: string[] }[];
+}
+
+/** A file's columns bound to fields: its rows' texts by column, and the problems of its header row. */
+interface BoundFile {
   rows: { row: number; values: Map<ImportColumn, string> }[];
   problems: Problem[];
   present: Set<ImportColumn>;
+  /** Each header of the file and the field it fills (null: none), as the answer tells the console. */
+  headers: { header: string; field: string | null }[];
 }
 
+/**
+ * A user's choice of field for a header the file names in its own words (normalised header -> field); the
+ * console sends it, and the confirm remembers it (server/entities/import/mapping.ts).
+ */
+export type Mapping = Record<string, string>;
+
 /** Reads an arrived file, before the call takes its turn at the database: a 400 for a file it cannot take. */
-export async function parse(model: EntityModel, path: string, lng: Language): Promise<ParsedFile> {
+export async function parse(path: string, lng: Language): Promise<ParsedFile> {
   let sheet: Awaited<ReturnType<typeof readSheet>>;
   try {
     sheet = await readSheet(path, SHEET_LIMITS);
@@ -47,14 +61,28 @@ export async function parse(model: EntityModel, path: string, lng: Language): Pr
       throw fileError(lng, "contentTooLarge", { limit: `${SHEET_LIMITS.maxTextBytes / 1024 / 1024} MB` });
     throw fileError(lng, error.problem, { limit: IMPORT_ROWS, ...error.params });
   }
+  const rows = sheet.rows.filter((r) => r.cells.some((cell) => cell.trim() !== ""));
+  if (rows.length === 0) throw fileError(lng, "empty");
+  return { header: sheet.header.cells, rows };
+}
+
+/** Binds a file's columns: by header (a label in any language, or the field name), else by the mapping. */
+function bind(model: EntityModel, file: ParsedFile, lng: Language, mapping: Mapping): BoundFile {
   const headers = headerTexts(model);
+  const columns = importColumns(model);
   const byIndex = new Map<number, ImportColumn>();
-  sheet.header.cells.forEach((text, index) => {
+  const taken = () => new Set(byIndex.values());
+  file.header.forEach((text, index) => {
     const column = headers.get(normal(text));
-    if (column && ![...byIndex.values()].includes(column)) byIndex.set(index, column);
+    if (column && !taken().has(column)) byIndex.set(index, column);
   });
-  const present = new Set(byIndex.values());
-  const problems = importColumns(model)
+  // Then the user's choices, for headers no name matched, each field once.
+  file.header.forEach((text, index) => {
+    const column = columns.find((c) => c.field === mapping[normal(text)]);
+    if (!byIndex.has(index) && column && !taken().has(column)) byIndex.set(index, column);
+  });
+  const present = taken();
+  const problems = columns
     .filter((c) => c.required && !present.has(c))
     .map((c) => ({
       row: 1,
@@ -62,21 +90,24 @@ export async function parse(model: EntityModel, path: string, lng: Language): Pr
       field: c.field,
       message: translate(lng, `${NS}:problems.columnMissing`),
     }));
-  const rows: ParsedFile["rows"] = [];
-  for (const { row, cells } of sheet.rows) {
+  const rows: BoundFile["rows"] = [];
+  for (const { row, cells } of file.rows) {
     const values = new Map<ImportColumn, string>();
     for (const [index, column] of byIndex) {
       const text = (cells[index] ?? "").trim();
       if (text) values.set(column, text);
     }
-    if (values.size) rows.push({ row, values });
+    rows.push({ row, values });
   }
-  if (rows.length === 0 && problems.length === 0) throw fileError(lng, "empty");
-  return { rows, problems, present };
+  const headerList = file.header
+    .map((header, index) => ({ header, field: byIndex.get(index)?.field ?? null }))
+    .filter((h) => h.header.trim() !== "");
+  return { rows, problems, present, headers: headerList };
 }
 
 export interface Checked {
   rows: number;
+  headers: BoundFile["headers"];
   /** The records to insert, with the file's row each came from. */
   records: { row: number; values: Record<string, unknown> }[];
   skipped: number;
@@ -100,9 +131,16 @@ const numberOf = (text: string): number | undefined => {
   return text.trim() !== "" && Number.isFinite(n) ? n : undefined;
 };
 
-export async function check(db: Queryable, ctx: Ctx, model: EntityModel, file: ParsedFile): Promise<Checked> {
+export async function check(
+  db: Queryable,
+  ctx: Ctx,
+  model: EntityModel,
+  parsed: ParsedFile,
+  mapping: Mapping = {},
+): Promise<Checked> {
   const lng = ctx.lng;
   const columns = importColumns(model);
+  const file = bind(model, parsed, lng, mapping);
   const { rows, present } = file;
   const problems = [...file.problems];
   const p = (key: string, params?: Record<string, unknown>) => translate(lng, `${NS}:problems.${key}`, params);
@@ -218,6 +256,7 @@ export async function check(db: Queryable, ctx: Ctx, model: EntityModel, file: P
   problems.sort((a, b) => a.row - b.row || order.get(a.field)! - order.get(b.field)!);
   return {
     rows: rows.length,
+    headers: file.headers,
     records: problems.length ? [] : records,
     skipped: problems.length ? 0 : skipped,
     problems,
