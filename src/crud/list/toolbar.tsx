@@ -1,4 +1,4 @@
-// The list's toolbar: add, the toolbar's operations, the selected rows' operations and commands (with
+// The list's toolbar: add, import (for an entity that declares one), the toolbar's operations, the selected rows' operations and commands (with
 // their count), then export (as filtered and sorted), the columns' chooser and refresh. On a phone,
 // where rows are cards without checkboxes, the bulk buttons are left out.
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from "@ant-design/icons";
@@ -15,6 +15,7 @@ import type { TitleMaps } from "../format.ts";
 import type { ScreenContext } from "../resource.ts";
 import type { ListAccess } from "./access.ts";
 import type { ListCommands } from "./commands.ts";
+import { ImportButton } from "./import-button.tsx";
 
 interface Props {
   screen: ScreenContext;
@@ -63,6 +64,7 @@ export function ListToolbar({
             {t("actions.create")}
           </Button>
         )}
+        {can.import && <ImportButton view={view} onClosed={onRefresh} />}
         {can.toolbar.map((operation) => (
           <ActionButton
             key={operation.$id}
