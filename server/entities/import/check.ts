@@ -114,15 +114,24 @@ export interface Checked {
   problems: Problem[];
 }
 
-/** Titles -> ids of one related entity among those the caller sees, in one statement. */
+/**
+ * Titles -> ids of one related entity among those the caller sees, in one statement. A title that names
+ * several, one of them the caller's own (every agent has its "Drinks" category), is the caller's.
+ */
 async function lookup(db: Queryable, ctx: Ctx, column: ImportColumn, titles: Set<string>) {
-  const ids = new Map<string, number[]>();
-  if (titles.size === 0) return ids;
+  const found = new Map<string, { id: number; own: boolean }[]>();
+  if (titles.size === 0) return new Map<string, number[]>();
   for (const row of await byNames(db, scopeOf(ctx.principal), column.relation!, [column.titleField!], titles)) {
     const title = String(row[column.titleField!]);
-    ids.set(title, [...(ids.get(title) ?? []), Number(row.id)]);
+    const own = row.agent_id !== undefined && Number(row.agent_id) === ctx.principal.agentId;
+    found.set(title, [...(found.get(title) ?? []), { id: Number(row.id), own }]);
   }
-  return ids;
+  return new Map(
+    [...found].map(([title, rows]) => {
+      const own = rows.filter((r) => r.own);
+      return [title, (rows.length > 1 && own.length === 1 ? own : rows).map((r) => r.id)];
+    }),
+  );
 }
 
 /** A number as a file writes it ("1,250.50" too); undefined when it is none. */
@@ -244,12 +253,15 @@ export async function check(
   const live = await liveByKey(db, ctx, model, key, candidates);
   // A password is stored hashed: the same record is the same in every other column.
   const compared = columns.filter((c) => !model.hashed.has(c.field));
+  // A cell left empty took the field's default when the record was written.
+  const defaults = new Map(columns.map((c) => [c.field, model.fields.get(c.field)!.node.default]));
   const records: Checked["records"] = [];
   let skipped = 0;
   for (const candidate of candidates) {
     const existing = live.get(keyOf(candidate.values));
     if (!existing) records.push(candidate);
-    else if (compared.every((c) => same(existing[c.field], candidate.values[c.field]))) skipped++;
+    else if (compared.every((c) => same(existing[c.field], candidate.values[c.field] ?? defaults.get(c.field))))
+      skipped++;
     else add(candidate.row, keyColumns[0], p("duplicateLive", { value: quoted(String(candidate.values[key[0]])) }));
   }
   const order = new Map(columns.map((c, i) => [c.field, i]));

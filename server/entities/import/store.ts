@@ -7,7 +7,10 @@ import type { Queryable } from "../../db/db.ts";
 import { scopeClause, type Scope } from "../repository.ts";
 import { modelOf } from "../../model/model.ts";
 
-/** The rows of an entity in the scope whose keys (lower-cased) are among names: their id and keys, by id. */
+/**
+ * The rows of an entity in the scope whose keys (lower-cased) are among names: their id, keys and (for a
+ * scoped entity) owner, by id.
+ */
 export async function byNames(
   sql: Queryable,
   scope: Scope,
@@ -19,7 +22,7 @@ export async function byNames(
   const where = scopeClause(model, scope, 1);
   const live = model.recycle ? " and deleted_at is null" : "";
   const { rows } = await sql.query<Record<string, unknown>>(
-    `select id, ${keys.map((k) => `lower(${q(k)}) as ${q(k)}`).join(", ")} from ${q(model.table)}
+    `select id, ${model.scoped ? "agent_id, " : ""}${keys.map((k) => `lower(${q(k)}) as ${q(k)}`).join(", ")} from ${q(model.table)}
       where (${keys.map((k) => `lower(${q(k)}) = any($1)`).join(" or ")})${live}${where.sql} order by id`,
     [[...names], ...where.values],
   );
