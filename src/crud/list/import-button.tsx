@@ -23,7 +23,7 @@ export function ImportButton({ view, onClosed }: { view: EntityView; onClosed: (
         {t("wizard.open")}
       </Button>
       {open && (
-        <Modal open footer={null} width={960} onCancel={close} className="import-dialog">
+        <Modal open footer={null} width="min(960px, calc(100vw - 16px))" onCancel={close} className="import-dialog">
           <Suspense fallback={null}>
             <EntityImport view={view} onBack={close} />
           </Suspense>

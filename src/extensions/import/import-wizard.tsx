@@ -240,7 +240,8 @@ function Mapping({
     ...fields.filter((f) => !byName.has(f.field)).map((f) => ({ value: f.field, label: f.label })),
   ];
   return (
-    <Card size="small" className="import-wizard-mapping" title={t("wizard.mapping")}>
+    <Card size="small" className="import-wizard-mapping">
+      <Typography.Paragraph strong>{t("wizard.mapping")}</Typography.Paragraph>
       <Form layout="vertical">
         {open.map((h) => (
           <Form.Item key={h.header} label={h.header}>
