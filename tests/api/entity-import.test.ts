@@ -306,6 +306,30 @@ describe("goods import", () => {
     expect(b.body.data.problems.map((p) => p.message)).toEqual(["This column is missing"]);
   });
 
+  it("checks and imports a file of 10,000 rows, the most one may hold, in seconds", async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => good(`IMP Bulk ${i}`));
+    const data = csv(EN, rows);
+    const started = performance.now();
+    const checked = await upload("agent_a", "goods-import-check", data, "en", "bulk.csv");
+    const checkMs = performance.now() - started;
+    expect(checked.body.data).toMatchObject({ rows: 10_000, problem_count: 0 });
+    const confirmed = await upload("agent_a", "goods-import-confirm", data, "en", "bulk.csv");
+    const totalMs = performance.now() - started;
+    expect(confirmed.body.data).toMatchObject({ created: 10_000 });
+    console.log(
+      `10,000 goods rows (${data.length} bytes): check ${Math.round(checkMs)} ms, confirm ${Math.round(totalMs - checkMs)} ms`,
+    );
+    expect(checkMs).toBeLessThan(20_000);
+    const tooMany = await upload(
+      "agent_a",
+      "goods-import-check",
+      csv(EN, [...rows, good("IMP Bulk x")]),
+      "en",
+      "b.csv",
+    );
+    expect(tooMany.status).toBe(400);
+  }, 120_000);
+
   it("uses the caller's own related records only: agent_b's category is agent_b's", async () => {
     const data = await xlsx(EN, [good("IMP B Crisps", "Imp Snacks B")]);
     const a = await upload("agent_a", "goods-import-check", data);
