@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { EntitySchema, OperationSchema, SchemaNode, Project, ResourceManifest } from "./model.ts";
+import { withImportOperations } from "./imports.ts";
 
 export { LANGUAGES, type Language } from "../src/schema/constants.ts";
 import { LANGUAGES } from "../src/schema/constants.ts";
@@ -53,7 +54,8 @@ export function loadProject(root: string): Project {
     }
   }
   const manifestFile = join(root, "resources", "routes.json");
-  return {
+  // The import calls of the entities that declare x-import are generated, and counted with the rest.
+  return withImportOperations({
     root,
     defs: readJson(join(schemaDir, "defs.json")),
     meta: readJson(join(schemaDir, "meta.schema.json")),
@@ -65,5 +67,5 @@ export function loadProject(root: string): Project {
     manifest: existsSync(manifestFile)
       ? readJson<ResourceManifest>(manifestFile)
       : { home: { extension: "dashboard" }, groups: [], routes: [] },
-  };
+  });
 }

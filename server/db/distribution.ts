@@ -99,6 +99,7 @@ export const DISTRIBUTION: Record<string, Placement> = {
   sys_upload: { kind: "tenant", tenantFrom: "quota_id", why: "uploads count against their level-1 agent's quota" },
   sys_audit: { kind: "tenant", tenantFrom: "record", why: "a record's history, beside its record" },
   sys_migration: { kind: "local", why: "the installation's schema changes" },
+  sys_import_mapping: { kind: "own-key", key: "key", why: "a user's import column choices, read by its key alone" },
   sys_state: { kind: "local", why: "the installation's licence and routine versions" },
 };
 

@@ -4,6 +4,7 @@ import type { Area } from "./area.ts";
 import { accounts } from "./accounts/index.ts";
 import { catalogue } from "./catalogue/index.ts";
 import { goods } from "./goods/index.ts";
+import { imports } from "./imports/index.ts";
 import { licence } from "./licence/index.ts";
 import { live } from "./live/index.ts";
 import { machines } from "./machines/index.ts";
@@ -28,6 +29,7 @@ export const domainAreas = (options: AreaOptions): Area[] => [
   accounts,
   catalogue,
   goods,
+  imports,
   licence,
   live,
   machines,

@@ -13,6 +13,9 @@ import dataWithdrawApply from "../../schemas/operations/data-withdraw-apply.json
 import getOpenPlugins from "../../schemas/operations/get-open-plugins.json" with { type: "json" };
 import goodsDown from "../../schemas/operations/goods-down.json" with { type: "json" };
 import goodsImage from "../../schemas/operations/goods-image.json" with { type: "json" };
+import goodsImportCheck from "../../src/generated/operations/goods-import-check.json" with { type: "json" };
+import goodsImportConfirm from "../../src/generated/operations/goods-import-confirm.json" with { type: "json" };
+import goodsImportTemplate from "../../src/generated/operations/goods-import-template.json" with { type: "json" };
 import goodsSkuActive from "../../schemas/operations/goods-sku-active.json" with { type: "json" };
 import goodsSkuCoffee from "../../schemas/operations/goods-sku-coffee.json" with { type: "json" };
 import liveEvents from "../../schemas/operations/live-events.json" with { type: "json" };
@@ -55,6 +58,9 @@ import menu from "../../schemas/operations/menu.json" with { type: "json" };
 import modifyPassword from "../../schemas/operations/modify-password.json" with { type: "json" };
 import openapiJson from "../../schemas/operations/openapi.json.json" with { type: "json" };
 import operatorEarnings from "../../schemas/operations/operator-earnings.json" with { type: "json" };
+import operatorImportCheck from "../../src/generated/operations/operator-import-check.json" with { type: "json" };
+import operatorImportConfirm from "../../src/generated/operations/operator-import-confirm.json" with { type: "json" };
+import operatorImportTemplate from "../../src/generated/operations/operator-import-template.json" with { type: "json" };
 import operatorUnbindMachine from "../../schemas/operations/operator-unbind-machine.json" with { type: "json" };
 import orderCheck from "../../schemas/operations/order-check.json" with { type: "json" };
 import orderRecycleReview from "../../schemas/operations/order-recycle-review.json" with { type: "json" };
@@ -72,6 +78,9 @@ import serviceListNot from "../../schemas/operations/service-list-not.json" with
 import serviceSettingType from "../../schemas/operations/service-setting-type.json" with { type: "json" };
 import settingNo from "../../schemas/operations/setting-no.json" with { type: "json" };
 import shopCheckWifi from "../../schemas/operations/shop-check-wifi.json" with { type: "json" };
+import shopImportCheck from "../../src/generated/operations/shop-import-check.json" with { type: "json" };
+import shopImportConfirm from "../../src/generated/operations/shop-import-confirm.json" with { type: "json" };
+import shopImportTemplate from "../../src/generated/operations/shop-import-template.json" with { type: "json" };
 import shopWifiAdd from "../../schemas/operations/shop-wifi-add.json" with { type: "json" };
 import sn from "../../schemas/operations/sn.json" with { type: "json" };
 import statisticsDealt from "../../schemas/operations/statistics-dealt.json" with { type: "json" };
@@ -103,6 +112,9 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "get-open-plugins": getOpenPlugins as unknown as JsonSchemaOperation,
   "goods-down": goodsDown as unknown as JsonSchemaOperation,
   "goods-image": goodsImage as unknown as JsonSchemaOperation,
+  "goods-import-check": goodsImportCheck as unknown as JsonSchemaOperation,
+  "goods-import-confirm": goodsImportConfirm as unknown as JsonSchemaOperation,
+  "goods-import-template": goodsImportTemplate as unknown as JsonSchemaOperation,
   "goods-sku-active": goodsSkuActive as unknown as JsonSchemaOperation,
   "goods-sku-coffee": goodsSkuCoffee as unknown as JsonSchemaOperation,
   "live-events": liveEvents as unknown as JsonSchemaOperation,
@@ -145,6 +157,9 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "modify-password": modifyPassword as unknown as JsonSchemaOperation,
   "openapi.json": openapiJson as unknown as JsonSchemaOperation,
   "operator-earnings": operatorEarnings as unknown as JsonSchemaOperation,
+  "operator-import-check": operatorImportCheck as unknown as JsonSchemaOperation,
+  "operator-import-confirm": operatorImportConfirm as unknown as JsonSchemaOperation,
+  "operator-import-template": operatorImportTemplate as unknown as JsonSchemaOperation,
   "operator-unbind-machine": operatorUnbindMachine as unknown as JsonSchemaOperation,
   "order-check": orderCheck as unknown as JsonSchemaOperation,
   "order-recycle-review": orderRecycleReview as unknown as JsonSchemaOperation,
@@ -162,6 +177,9 @@ export const operationSchemas: Record<OperationCall, JsonSchemaOperation> = {
   "service-setting-type": serviceSettingType as unknown as JsonSchemaOperation,
   "setting-no": settingNo as unknown as JsonSchemaOperation,
   "shop-check-wifi": shopCheckWifi as unknown as JsonSchemaOperation,
+  "shop-import-check": shopImportCheck as unknown as JsonSchemaOperation,
+  "shop-import-confirm": shopImportConfirm as unknown as JsonSchemaOperation,
+  "shop-import-template": shopImportTemplate as unknown as JsonSchemaOperation,
   "shop-wifi-add": shopWifiAdd as unknown as JsonSchemaOperation,
   sn: sn as unknown as JsonSchemaOperation,
   "statistics-dealt": statisticsDealt as unknown as JsonSchemaOperation,
@@ -193,6 +211,9 @@ export type OperationCall =
   | "get-open-plugins"
   | "goods-down"
   | "goods-image"
+  | "goods-import-check"
+  | "goods-import-confirm"
+  | "goods-import-template"
   | "goods-sku-active"
   | "goods-sku-coffee"
   | "live-events"
@@ -235,6 +256,9 @@ export type OperationCall =
   | "modify-password"
   | "openapi.json"
   | "operator-earnings"
+  | "operator-import-check"
+  | "operator-import-confirm"
+  | "operator-import-template"
   | "operator-unbind-machine"
   | "order-check"
   | "order-recycle-review"
@@ -252,6 +276,9 @@ export type OperationCall =
   | "service-setting-type"
   | "setting-no"
   | "shop-check-wifi"
+  | "shop-import-check"
+  | "shop-import-confirm"
+  | "shop-import-template"
   | "shop-wifi-add"
   | "sn"
   | "statistics-dealt"

@@ -367,6 +367,7 @@ export const permissionKeys = [
   "version.upgrade",
   "machine.bind",
   "withdrawal.apply",
+  "goods.import",
   "machine.baketime_set",
   "machine.bg_set",
   "machine.cup_set",
@@ -378,10 +379,12 @@ export const permissionKeys = [
   "profit_setting.save",
   "agent.reset_password",
   "operator.earnings",
+  "operator.import",
   "operator_binding.delete",
   "order.check",
   "delivery_order.review",
   "order.refund",
+  "shop.import",
   "wifi.add",
 ] as const;
 

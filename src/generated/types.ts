@@ -1332,6 +1332,28 @@ export interface GoodsImageInput {
   field: "pic_url" | "detail_url" | "carousel_url" | "spec_pic";
 }
 /**
+ * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of goods records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
+ */
+export interface GoodsImportCheckInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
+/**
+ * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of goods records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
+ */
+export interface GoodsImportConfirmInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
+/**
+ * The goods import template: an XLSX workbook with the columns (title, cate_id, unit_price, cost_price, down_price, stock, stock_warning, valid_days, pic_url, detail_url, carousel_url, description; related records by title), a sample row and a sheet of notes, in the caller's language.
+ */
+export interface GoodsImportTemplateInput {}
+/**
  * The enabled variants of one goods item the caller may see, oldest first: what a customer can choose.
  */
 export interface GoodsSkuActiveInput {
@@ -1592,6 +1614,28 @@ export interface OperatorEarningsInput {
   limit?: number;
 }
 /**
+ * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of operator records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
+ */
+export interface OperatorImportCheckInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
+/**
+ * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of operator records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
+ */
+export interface OperatorImportConfirmInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
+/**
+ * The operator import template: an XLSX workbook with the columns (nickname, account, password, phone, refill, remark; related records by title), a sample row and a sheet of notes, in the caller's language.
+ */
+export interface OperatorImportTemplateInput {}
+/**
  * Unbinds an operator from a device: the binding named by id (one or a list, all or nothing), or the one of operator_id and machine_id. The binding must be in the caller's scope (404 otherwise).
  */
 export interface OperatorUnbindMachineInput {
@@ -1696,6 +1740,28 @@ export interface ShopCheckWifiInput {
   count?: number;
   start_number?: number;
 }
+/**
+ * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of shop records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
+ */
+export interface ShopImportCheckInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
+/**
+ * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of shop records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
+ */
+export interface ShopImportConfirmInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
+   */
+  mapping?: string;
+}
+/**
+ * The shop import template: an XLSX workbook with the columns (name, phone, cate_id, province, city, district, address, longitude, latitude; related records by title), a sample row and a sheet of notes, in the caller's language.
+ */
+export interface ShopImportTemplateInput {}
 /**
  * Adds WIFI entries to an outlet in one batch: names are the fixed part followed by consecutive numbers from the start number, each with the default password.
  */
@@ -1832,6 +1898,44 @@ export interface GetOpenPluginsAnswer {
 export interface GoodsImageAnswer {
   url: string;
 }
+export interface GoodsImportCheckAnswer {
+  rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
+export interface GoodsImportConfirmAnswer {
+  rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
 export interface LiveEventsAnswer {
   cursor: string;
   reset: boolean;
@@ -1955,6 +2059,44 @@ export interface OperatorEarningsAnswer {
     paid_at: string;
   }[];
 }
+export interface OperatorImportCheckAnswer {
+  rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
+export interface OperatorImportConfirmAnswer {
+  rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
 export interface SaveSecretKeyAnswer {
   state: "licensed" | "trial" | "expired";
   licensee?: string | null;
@@ -1980,6 +2122,44 @@ export interface ShopCheckWifiAnswer {
   entries: number;
   enabled: number;
   taken: string[];
+}
+export interface ShopImportCheckAnswer {
+  rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
+}
+export interface ShopImportConfirmAnswer {
+  rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: {
+    row: number;
+    column: string;
+    field: string;
+    message: string;
+  }[];
 }
 export interface SnAnswer {
   state: "licensed" | "trial" | "expired";
@@ -2205,6 +2385,9 @@ export interface OperationInputs {
   "get-open-plugins": GetOpenPluginsInput;
   "goods-down": GoodsDownInput;
   "goods-image": GoodsImageInput;
+  "goods-import-check": GoodsImportCheckInput;
+  "goods-import-confirm": GoodsImportConfirmInput;
+  "goods-import-template": GoodsImportTemplateInput;
   "goods-sku-active": GoodsSkuActiveInput;
   "goods-sku-coffee": GoodsSkuCoffeeInput;
   "live-events": LiveEventsInput;
@@ -2247,6 +2430,9 @@ export interface OperationInputs {
   "modify-password": ModifyPasswordInput;
   "openapi.json": OpenapiJsonInput;
   "operator-earnings": OperatorEarningsInput;
+  "operator-import-check": OperatorImportCheckInput;
+  "operator-import-confirm": OperatorImportConfirmInput;
+  "operator-import-template": OperatorImportTemplateInput;
   "operator-unbind-machine": OperatorUnbindMachineInput;
   "order-check": OrderCheckInput;
   "order-recycle-review": OrderRecycleReviewInput;
@@ -2264,6 +2450,9 @@ export interface OperationInputs {
   "service-setting-type": ServiceSettingTypeInput;
   "setting-no": SettingNoInput;
   "shop-check-wifi": ShopCheckWifiInput;
+  "shop-import-check": ShopImportCheckInput;
+  "shop-import-confirm": ShopImportConfirmInput;
+  "shop-import-template": ShopImportTemplateInput;
   "shop-wifi-add": ShopWifiAddInput;
   sn: SnInput;
   "statistics-dealt": StatisticsDealtInput;
@@ -2288,6 +2477,8 @@ export interface OperationAnswers {
   checksn: ChecksnAnswer;
   "get-open-plugins": GetOpenPluginsAnswer;
   "goods-image": GoodsImageAnswer;
+  "goods-import-check": GoodsImportCheckAnswer;
+  "goods-import-confirm": GoodsImportConfirmAnswer;
   "goods-sku-coffee": GoodsSkuCoffeeAnswer;
   "live-events": LiveEventsAnswer;
   "live-presence": LivePresenceAnswer;
@@ -2307,6 +2498,8 @@ export interface OperationAnswers {
   "manage-up": ManageUpAnswer;
   menu: MenuAnswer;
   "operator-earnings": OperatorEarningsAnswer;
+  "operator-import-check": OperatorImportCheckAnswer;
+  "operator-import-confirm": OperatorImportConfirmAnswer;
   "pay-setting-certificates": PaySettingCertificatesAnswer;
   "record-history": RecordHistoryAnswer;
   "renovation-home-type": RenovationHomeTypeAnswer;
@@ -2316,6 +2509,8 @@ export interface OperationAnswers {
   "service-setting-type": ServiceSettingTypeAnswer;
   "setting-no": SettingNoAnswer;
   "shop-check-wifi": ShopCheckWifiAnswer;
+  "shop-import-check": ShopImportCheckAnswer;
+  "shop-import-confirm": ShopImportConfirmAnswer;
   sn: SnAnswer;
   "statistics-dealt": StatisticsDealtAnswer;
   "statistics-devices": StatisticsDevicesAnswer;

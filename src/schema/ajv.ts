@@ -89,6 +89,7 @@ export const annotationKeywords = [
   "x-needs",
   "x-store",
   "x-groups",
+  "x-import",
   "x-generated-from",
 ] as const;
 

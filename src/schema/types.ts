@@ -142,6 +142,13 @@ export interface JsonSchemaEntity extends JsonSchemaNode {
   "x-entity": XEntity;
   "x-states"?: Record<string, { transitions: Transition[]; initial?: (string | number)[] }>;
   "x-compare"?: CompareRule[];
+  "x-import"?: XImport;
+}
+
+/** An entity's spreadsheet import (meta.schema.json xImport): its columns in order, and the key of a record. */
+export interface XImport {
+  columns: string[];
+  key: string[];
 }
 
 /** Who may call an operation: anyone, any signed-in account, or the holders of a permission key. */

@@ -39,7 +39,7 @@ const FILE_CALLS = Object.values(operationSchemas)
     return {
       id: o.$id,
       url: `${o["x-operation"].basePath ?? "/merchant"}/${o.$id}${query ? `?${query}` : ""}`,
-      limit: o["x-operation"].area === "machines" ? IMPORT_LIMITS.bytes : MAX_UPLOAD_BYTES,
+      limit: ["machines", "imports"].includes(o["x-operation"].area) ? IMPORT_LIMITS.bytes : MAX_UPLOAD_BYTES,
     };
   });
 
@@ -195,8 +195,14 @@ describe("fuzz: files", () => {
   it("covers every call that takes a file", () => {
     expect(FILE_CALLS.map((c) => c.id).sort()).toEqual([
       "goods-image",
+      "goods-import-check",
+      "goods-import-confirm",
       "machine-import-check",
       "machine-import-confirm",
+      "operator-import-check",
+      "operator-import-confirm",
+      "shop-import-check",
+      "shop-import-confirm",
       "upload",
     ]);
     expect(files.length).toBeGreaterThan(25);

@@ -85,7 +85,7 @@ describe("the device import wizard", () => {
     await page
       .locator(".machine-import input[type=file]")
       .setInputFiles({ name: "bad.xlsx", mimeType: XLSX, buffer: bad });
-    const problems = page.locator(".machine-import-problems .ant-table-tbody tr.ant-table-row");
+    const problems = page.locator(".import-wizard-problems .ant-table-tbody tr.ant-table-row");
     await problems.first().waitFor();
     expect(await problems.count()).toBe(1);
     expect(await problems.first().locator("td").allTextContents()).toEqual([
@@ -122,7 +122,7 @@ describe("the device import wizard", () => {
       await other.page
         .locator(".machine-import input[type=file]")
         .setInputFiles({ name: "bad.xlsx", mimeType: XLSX, buffer: bad });
-      const problem = other.page.locator(".machine-import-problems .ant-table-tbody tr.ant-table-row").first();
+      const problem = other.page.locator(".import-wizard-problems .ant-table-tbody tr.ant-table-row").first();
       await problem.waitFor();
       const label = locale(lng, "machine").fields.mac_id.label as string;
       expect(await problem.locator("td").nth(1).textContent()).toBe(label);

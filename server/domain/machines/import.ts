@@ -10,23 +10,22 @@
 // twice creates its devices once.
 import ExcelJS from "exceljs";
 import type { Queryable } from "../../db/db.ts";
-import { inTransaction, scopeOf, sqlOf, type Ctx, type TxCtx } from "../../entities/context.ts";
+import { inTransaction, scopeOf, sqlOf, type Ctx } from "../../entities/context.ts";
 import { modelOf } from "../../model/model.ts";
 import { entitySchemas } from "../../../src/generated/schemas.ts";
 import { validationErrors, validatorFor } from "../../entities/validation.ts";
 import { badRequest, HttpError } from "../../core/errors.ts";
 import { LANGUAGES, translate, type Language } from "../../core/i18n.ts";
-import * as engine from "../../entities/engine.ts";
 import type { FileIntake, FileIntakes, Handlers } from "../area.ts";
-import { readSheet, SheetError, type SheetLimits } from "../../entities/sheet-read.ts";
+import { readSheet, SheetError } from "../../entities/sheet-read.ts";
+import { IMPORT_LIMITS, quoted, SHEET_LIMITS, type Problem } from "../../entities/import/file.ts";
 import { entityKeyBase, entityNameKey, enumKey, fieldLabelKey } from "../../../src/schema/keys.ts";
 import * as store from "./import-store.ts";
+import { byNames, importLock } from "../../entities/import/store.ts";
+import { insertAll } from "../../entities/import/write.ts";
+import { normal } from "../../entities/import/columns.ts";
 
-/**
- * The most rows one file may hold, the most problems an answer lists (all are counted), and the largest
- * file taken (a 10,000-row file is about 400 KB).
- */
-export const IMPORT_LIMITS = { rows: 10_000, problems: 1_000, bytes: 10 * 1024 * 1024 };
+export { IMPORT_LIMITS } from "../../entities/import/file.ts";
 
 const NS = "machine_import";
 
@@ -66,17 +65,6 @@ const labelOf = (lng: Language, column: Column) =>
   translate(lng, fieldLabelKey(entityKeyBase("machine"), column.field));
 const kindLabel = (lng: Language, kind: string) => translate(lng, enumKey(entityKeyBase("machine"), "kind", kind));
 const kinds = (): string[] => machine().fields.get("kind")!.node.enum as string[];
-const normal = (text: string) => text.trim().toLowerCase().replace(/\s+/g, " ");
-
-export interface Problem {
-  /** The row in the file (1 is the header row). */
-  row: number;
-  /** The column's header, in the caller's language. */
-  column: string;
-  /** The machine field it fills. */
-  field: string;
-  message: string;
-}
 
 interface ParsedRow {
   row: number;
@@ -140,25 +128,6 @@ export async function templateWorkbook(db: Queryable, ctx: Ctx): Promise<ExcelJS
 }
 
 // ---------------------------------------------------------------- reading a file
-
-/**
- * How a file is read (server/entities/sheet-read.ts): the first sheet of an XLSX workbook, or a CSV file,
- * as a stream, never as a whole model. Columns past the 64th are not read (a file's columns may come in
- * any order, with others between them); a cell is cut at 2,048 characters, past every field's own length
- * (a remark's 2,000: the field's rule still refuses a longer one); unpacked, a file's text may be 32 MB
- * (10,000 rows of the template's ten columns are about 5 MB); reading stops at the 10,001st row, and
- * after 20 s.
- */
-export const SHEET_LIMITS: SheetLimits = {
-  maxRows: IMPORT_LIMITS.rows,
-  maxColumns: 64,
-  maxCellChars: 2048,
-  maxTextBytes: 32 * 1024 * 1024,
-  timeoutMs: 20_000,
-};
-
-/** A cell's text as a problem quotes it: at most 100 characters (a cell may hold 2,048). */
-export const quoted = (text: string): string => (text.length > 100 ? `${text.slice(0, 99)}…` : text);
 
 const fileError = (lng: Language, key: string, params: Record<string, unknown> = {}) =>
   badRequest([{ field: "file", keyword: key, message: translate(lng, `${NS}:errors.${key}`, params) }]);
@@ -233,7 +202,7 @@ async function lookup(db: Queryable, ctx: Ctx, entity: string, names: Set<string
   const ids = new Map<string, number[]>();
   if (names.size === 0) return ids;
   const keys = entity === "machine_protocol" ? ["name", "code"] : ["name"];
-  const rows = await store.byNames(db, scopeOf(ctx.principal), entity, keys, names);
+  const rows = await byNames(db, scopeOf(ctx.principal), entity, keys, names);
   for (const row of rows)
     for (const key of new Set(keys.map((k) => String(row[k])))) {
       if (!names.has(key)) continue;
@@ -389,41 +358,6 @@ const answer = (checked: Checked, created: number) => ({
 
 // ---------------------------------------------------------------- writing
 
-/** Inserts the checked records, 1,000 a statement, and audits each; answers the new ids. */
-async function insertAll(ctx: TxCtx, records: Checked["records"]): Promise<number[]> {
-  const model = machine();
-  // An entity hook on devices (a check or a derived column another area adds) sees each row: then the
-  // engine's own add writes them, one by one, in this transaction.
-  const hooks = ctx.domain.hooks.get("machine");
-  if (hooks?.beforeWrite || hooks?.afterInsert) {
-    const ids: number[] = [];
-    for (const { values } of records) ids.push((await engine.add(ctx, model, values)).id as number);
-    return ids;
-  }
-  const defaults = Object.fromEntries(
-    [...model.fields.values()].filter((f) => f.node.default !== undefined).map((f) => [f.name, f.node.default]),
-  );
-  const columns = [...new Set([...Object.keys(defaults), ...COLUMNS.map((c) => c.field), "agent_id", "agent_path"])];
-  const ids: number[] = [];
-  for (let start = 0; start < records.length; start += 1000) {
-    const chunk = records.slice(start, start + 1000);
-    const rows = chunk.map(({ values: record }) => ({
-      ...defaults,
-      ...record,
-      agent_id: ctx.principal.agentId,
-      agent_path: ctx.principal.agentPath,
-    }));
-    const chunkIds = await store.insertDevices(ctx.tx, columns, rows);
-    await store.auditCreated(
-      ctx.tx,
-      ctx.principal,
-      chunkIds.map((id, i) => ({ id, changes: { ...chunk[i].values, source: "import" } })),
-    );
-    ids.push(...chunkIds);
-  }
-  return ids;
-}
-
 /** Both calls take the file the same way: up to IMPORT_LIMITS.bytes, read before their turn. */
 const importFile: FileIntake<unknown> = {
   limit: async (ctx) => ({
@@ -458,11 +392,11 @@ export const importHandlers: Handlers = {
     // The file was read before this call took its turn: the transaction holds only statements.
     inTransaction(ctx, async (ctx) => {
       // One import at a time: two confirms of one file cannot both find its devices absent.
-      await store.importLock(ctx.tx);
+      await importLock(ctx.tx, "machine");
       const checked = await check(ctx.tx, ctx, parsedOf(file));
       if (checked.problems.length)
         throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problems.length }, answer(checked, 0));
-      const ids = await insertAll(ctx, checked.records).catch((error: unknown) => {
+      const ids = await insertAll(ctx, machine(), checked.records).catch((error: unknown) => {
         // A device added by hand between the check and the insert (machine-add takes no import lock):
         // the unique index refused it, and the file is to be checked again.
         if ((error as { code?: string }).code === "23505") throw new HttpError(409, `${NS}:errors.changedMeanwhile`);

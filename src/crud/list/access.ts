@@ -1,6 +1,8 @@
 // What the user may do on a list, from the screen's permissions and the entity's declaration: each
 // button, column and checkbox of the list is shown from this one answer.
 import { usableOperations } from "../action-sources.tsx";
+import { allowed } from "../../app/providers/access-control.ts";
+import { importPermission } from "../../schema/imports.ts";
 import type { ScreenContext } from "../resource.ts";
 
 export function listAccess(screen: ScreenContext, recycle: boolean) {
@@ -21,6 +23,8 @@ export function listAccess(screen: ScreenContext, recycle: boolean) {
     permanent: recycle || !view.x.recycle,
     add: !recycle && screen.can("add") && !!resource.create,
     export: !recycle && screen.can("export"),
+    /** The entity declares an import (x-import) and the user may import. */
+    import: !recycle && !!view.schema["x-import"] && allowed(importPermission(view.name)),
     toolbar,
     bulk,
     rowOperations,

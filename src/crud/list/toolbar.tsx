@@ -1,6 +1,7 @@
-// The list's toolbar: add, the toolbar's operations, the selected rows' operations and commands (with
-// their count), then the saved views, export (as filtered and sorted), the columns' chooser and refresh. On a phone,
-// where rows are cards without checkboxes, the bulk buttons are left out.
+// The list's toolbar: add, import (for an entity that declares one), the toolbar's operations, the selected
+// rows' operations and commands (with their count), then the saved views, export (as filtered and sorted),
+// the columns' chooser and refresh. On a phone, where rows are cards without checkboxes, the bulk buttons are
+// left out.
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, ReloadOutlined, UndoOutlined } from "@ant-design/icons";
 import type { CrudFilter, CrudSort } from "@refinedev/core";
 import { App, Button, Space, Typography } from "antd";
@@ -15,6 +16,7 @@ import type { TitleMaps } from "../format.ts";
 import type { ScreenContext } from "../resource.ts";
 import type { ListAccess } from "./access.ts";
 import type { ListCommands } from "./commands.ts";
+import { ImportButton } from "./import-button.tsx";
 
 interface Props {
   screen: ScreenContext;
@@ -66,6 +68,7 @@ export function ListToolbar({
             {t("actions.create")}
           </Button>
         )}
+        {can.import && <ImportButton view={view} onClosed={onRefresh} />}
         {can.toolbar.map((operation) => (
           <ActionButton
             key={operation.$id}

@@ -1,0 +1,106 @@
+// The imports area: the calls of every entity that declares x-import (codegen/imports.ts declares
+// <entity>-import-template, -check and -confirm), all served by the generic engine (server/entities/import/).
+// The device import keeps calls of its own (server/domain/machines/import.ts), sharing the engine's
+// file reading, statements and writes.
+import { defineArea, type FileIntake, type FileIntakes, type Handlers, type OperationRun } from "../area.ts";
+import { inTransaction, sqlOf, type Principal } from "../../entities/context.ts";
+import { HttpError } from "../../core/errors.ts";
+import { translate } from "../../core/i18n.ts";
+import { modelOf } from "../../model/model.ts";
+import { entitySchemas } from "../../../src/generated/schemas.ts";
+import type { JsonSchemaEntity } from "../../../src/schema/types.ts";
+import { entityNameKey } from "../../../src/schema/keys.ts";
+import { importCalls, importingEntities } from "../../../src/schema/imports.ts";
+import {
+  check,
+  fileError,
+  NS,
+  parse,
+  type Checked,
+  type Mapping,
+  type ParsedFile,
+} from "../../entities/import/check.ts";
+import { IMPORT_LIMITS } from "../../entities/import/file.ts";
+import { importLock } from "../../entities/import/store.ts";
+import { mappingOf, rememberedMapping, rememberMapping } from "../../entities/import/mapping.ts";
+import { normal } from "../../entities/import/columns.ts";
+import type { Queryable } from "../../db/db.ts";
+import { insertAll } from "../../entities/import/write.ts";
+import { templateWorkbook } from "../../entities/import/template.ts";
+
+const answer = (checked: Checked, created: number) => ({
+  rows: checked.rows,
+  headers: checked.headers,
+  created,
+  skipped: checked.skipped,
+  problem_count: checked.problems.length,
+  problems: checked.problems.slice(0, IMPORT_LIMITS.problems),
+});
+
+const parsedOf = (file: { prepared?: unknown } | undefined) => file!.prepared as ParsedFile;
+
+const inputMapping = (input: unknown) => (input as { mapping?: string }).mapping;
+
+/** The mapping a call sends, else the one the caller last confirmed an import of the entity with. */
+async function mappingFor(sql: Queryable, principal: Principal, entity: string, input: unknown): Promise<Mapping> {
+  const text = inputMapping(input);
+  return text === undefined ? rememberedMapping(sql, principal, entity) : mappingOf(text, normal);
+}
+
+/** The three calls of one entity's import: their file intakes and handlers. */
+function entityImport(entity: string): { files: FileIntakes; handlers: Handlers } {
+  const model = modelOf(entity);
+  const calls = importCalls(entity);
+  // Both take the file the same way: up to IMPORT_LIMITS.bytes, read before their turn at the database.
+  const intake: FileIntake<unknown> = {
+    limit: async (ctx) => ({
+      bytes: IMPORT_LIMITS.bytes,
+      tooLarge: () => fileError(ctx.lng, "tooLarge", { limit: `${IMPORT_LIMITS.bytes / 1024 / 1024} MB` }),
+      missing: () => fileError(ctx.lng, "missing"),
+    }),
+    prepare: (ctx, file) => parse(file.path, ctx.lng),
+  };
+  const handlers: Record<string, (run: OperationRun<unknown>) => Promise<unknown>> = {
+    [calls.template]: async ({ ctx, reply }) => {
+      const file = await templateWorkbook(model, ctx.lng);
+      const name = `${translate(ctx.lng, `${NS}:template.fileName`, { entity: translate(ctx.lng, entityNameKey(entity)) })}.xlsx`;
+      return reply
+        .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        .header(
+          "content-disposition",
+          `attachment; filename="${calls.template}.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        )
+        .send(Buffer.from(file));
+    },
+    [calls.check]: async ({ ctx, file, input }) => {
+      const mapping = await mappingFor(sqlOf(ctx), ctx.principal, entity, input);
+      return answer(await check(sqlOf(ctx), ctx, model, parsedOf(file), mapping), 0);
+    },
+    [calls.confirm]: async ({ ctx, file, input }) =>
+      inTransaction(ctx, async (ctx) => {
+        // One import of the entity at a time: two confirms of one file cannot both find its records absent.
+        await importLock(ctx.tx, entity);
+        const mapping = await mappingFor(ctx.tx, ctx.principal, entity, input);
+        const checked = await check(ctx.tx, ctx, model, parsedOf(file), mapping);
+        if (checked.problems.length)
+          throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problems.length }, answer(checked, 0));
+        const ids = await insertAll(ctx, model, checked.records).catch((error: unknown) => {
+          // A record added by hand between the check and the insert (a plain add takes no import lock):
+          // the unique index refused it, and the file is to be checked again.
+          if ((error as { code?: string }).code === "23505") throw new HttpError(409, `${NS}:errors.changedMeanwhile`);
+          throw error;
+        });
+        await rememberMapping(ctx.tx, ctx.principal, entity, mappingOf(inputMapping(input), normal));
+        return answer(checked, ids.length);
+      }),
+  };
+  return { files: { [calls.check]: intake, [calls.confirm]: intake }, handlers: handlers as unknown as Handlers };
+}
+
+const all = importingEntities(entitySchemas as unknown as Record<string, JsonSchemaEntity>).map(entityImport);
+
+export const imports = defineArea({
+  name: "imports",
+  files: Object.assign({}, ...all.map((a) => a.files)) as FileIntakes,
+  handlers: Object.assign({}, ...all.map((a) => a.handlers)) as Handlers,
+});

@@ -1,0 +1,39 @@
+// What every spreadsheet import (the device import's and the generic engine's) shares about a file: its
+// size and reading limits, how a problem is reported, and how a cell is quoted in one.
+import type { SheetLimits } from "../sheet-read.ts";
+import { IMPORT_ROWS } from "../../../src/schema/imports.ts";
+
+/**
+ * The most rows one file may hold, the most problems an answer lists (all are counted), and the largest
+ * file taken (a 10,000-row file is about 400 KB).
+ */
+export const IMPORT_LIMITS = { rows: IMPORT_ROWS, problems: 1_000, bytes: 10 * 1024 * 1024 };
+
+/**
+ * How a file is read (server/entities/sheet-read.ts): the first sheet of an XLSX workbook, or a CSV file,
+ * as a stream, never as a whole model. Columns past the 64th are not read (a file's columns may come in
+ * any order, with others between them); a cell is cut at 2,048 characters, past every field's own length
+ * (a remark's 2,000: the field's rule still refuses a longer one); unpacked, a file's text may be 32 MB
+ * (10,000 rows of the template's ten columns are about 5 MB); reading stops at the 10,001st row, and
+ * after 20 s.
+ */
+export const SHEET_LIMITS: SheetLimits = {
+  maxRows: IMPORT_LIMITS.rows,
+  maxColumns: 64,
+  maxCellChars: 2048,
+  maxTextBytes: 32 * 1024 * 1024,
+  timeoutMs: 20_000,
+};
+
+/** A cell's text as a problem quotes it: at most 100 characters (a cell may hold 2,048). */
+export const quoted = (text: string): string => (text.length > 100 ? `${text.slice(0, 99)}…` : text);
+
+export interface Problem {
+  /** The row in the file (1 is the header row). */
+  row: number;
+  /** The column's header, in the caller's language. */
+  column: string;
+  /** The field it fills. */
+  field: string;
+  message: string;
+}

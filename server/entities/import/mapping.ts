@@ -1,0 +1,47 @@
+// The columns a user mapped by hand, remembered per user and entity (sys_import_mapping): a file whose
+// headers are in words of its own (an accounting system's export) checks the next time without asking.
+import type { Queryable } from "../../db/db.ts";
+import type { Principal } from "../context.ts";
+import type { Mapping } from "./check.ts";
+
+const keyOf = (principal: Principal, entity: string) => `${principal.kind}:${principal.id}:${entity}`;
+
+/** The mapping the user last confirmed an import of the entity with ({} when none). */
+export async function rememberedMapping(sql: Queryable, principal: Principal, entity: string): Promise<Mapping> {
+  const { rows } = await sql.query<{ mapping: Mapping }>(`select mapping from sys_import_mapping where key = $1`, [
+    keyOf(principal, entity),
+  ]);
+  return rows[0]?.mapping ?? {};
+}
+
+/** Remembers a confirmed import's mapping, added to what was remembered (a header's latest choice wins). */
+export async function rememberMapping(
+  sql: Queryable,
+  principal: Principal,
+  entity: string,
+  mapping: Mapping,
+): Promise<void> {
+  if (Object.keys(mapping).length === 0) return;
+  await sql.query(
+    `insert into sys_import_mapping (key, mapping) values ($1, $2::jsonb)
+       on conflict (key) do update set mapping = sys_import_mapping.mapping || excluded.mapping, updated_at = now()`,
+    [keyOf(principal, entity), JSON.stringify(mapping)],
+  );
+}
+
+/** The mapping a call sends (JSON, header -> field): only text to text, headers normalised by the caller's engine. */
+export function mappingOf(text: string | undefined, normal: (s: string) => string): Mapping {
+  if (!text) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return {};
+  return Object.fromEntries(
+    Object.entries(parsed as Record<string, unknown>)
+      .filter(([, field]) => typeof field === "string")
+      .map(([header, field]) => [normal(header), field as string]),
+  );
+}

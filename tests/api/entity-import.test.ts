@@ -1,0 +1,470 @@
+// The generic import (x-import; server/entities/import/, server/domain/imports/): for each entity that
+// declares it, its template, a good file (XLSX and CSV), a bad one (every problem by row and column in the
+// caller's language, nothing written), the same file twice (created once), headers in Khmer and Thai,
+// another agent's related records, a role without the permission (403) and no session (401).
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
+import { Fixtures } from "./fixtures.ts";
+import { entitySchemas } from "../../src/generated/schemas.ts";
+import type { JsonSchemaEntity } from "../../src/schema/types.ts";
+import { importingEntities } from "../../src/schema/imports.ts";
+
+let t: TestApp;
+let fx: Fixtures;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  fx = new Fixtures(t);
+  await fx.createRecord("goods_category", "agent_a", { name: "Imp Drinks" });
+  await fx.createRecord("goods_category", "agent_b", { name: "Imp Snacks B" });
+  await fx.createRecord("shop_group", "agent_a", { name: "Imp Group A" });
+  await fx.createRecord("shop_group", "agent_b", { name: "Imp Group B" });
+}, 60_000);
+afterAll(() => t?.close());
+
+interface Problem {
+  row: number;
+  column: string;
+  field: string;
+  message: string;
+}
+interface ImportAnswer {
+  rows: number;
+  headers: { header: string; field: string | null }[];
+  created: number;
+  skipped: number;
+  problem_count: number;
+  problems: Problem[];
+}
+
+type Cell = string | number | null;
+
+async function xlsx(headers: string[], rows: Cell[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("Sheet");
+  sheet.addRow(headers);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+const csvCell = (value: Cell) => {
+  const text = value === null ? "" : String(value);
+  return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+const csv = (headers: string[], rows: Cell[][]): Buffer =>
+  Buffer.from([headers, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n"), "utf8");
+
+/** POSTs a file as multipart, the way the console's FormData sends it; no account: no session. */
+async function upload(
+  account: string | undefined,
+  call_: string,
+  data: Buffer,
+  lng = "en",
+  name = "file.xlsx",
+): Promise<Reply<ImportAnswer>> {
+  const headers: Record<string, string> = { locale: lng, source: "pc" };
+  if (account) headers.authorization = `Bearer ${(await fx.client(account)).token}`;
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(data)]), name);
+  return call<ImportAnswer>(t.app, { method: "POST", url: `/merchant/${call_}`, headers, payload: form });
+}
+
+async function count(table: string, column: string, like: string): Promise<number> {
+  const { rows } = await t.db.query<{ n: number }>(
+    `select count(*)::int as n from ${table} where ${column} like $1 and deleted_at is null`,
+    [like],
+  );
+  return rows[0].n;
+}
+
+it("declares the import calls of goods, outlets and operators", () => {
+  expect(importingEntities(entitySchemas as unknown as Record<string, JsonSchemaEntity>)).toEqual([
+    "goods",
+    "operator",
+    "shop",
+  ]);
+});
+
+/** A role without the permission is refused (403), and no session (401); nothing is written. */
+async function refused(entity: string, data: Buffer) {
+  for (const step of ["check", "confirm"]) {
+    const call_ = `${entity}-import-${step}`;
+    expect((await upload("agent_a1", call_, data)).status, call_).toBe(403);
+    expect((await upload("operator_a", call_, data)).status, call_).toBe(403);
+    expect((await upload(undefined, call_, data)).status, call_).toBe(401);
+  }
+  const template = await t.app.inject({ method: "GET", url: `/merchant/${entity}-import-template` });
+  expect(template.statusCode).toBe(401);
+}
+
+// ---------------------------------------------------------------- goods
+
+describe("goods import", () => {
+  const EN = [
+    "Title",
+    "Category",
+    "Retail price",
+    "Cost price",
+    "Wholesale price",
+    "Stock",
+    "Stock warning",
+    "Shelf life",
+    "Main image",
+    "Detail images",
+    "Gallery",
+    "Description",
+  ];
+  const FIELDS = [
+    "title",
+    "cate_id",
+    "unit_price",
+    "cost_price",
+    "down_price",
+    "stock",
+    "stock_warning",
+    "valid_days",
+    "pic_url",
+    "detail_url",
+    "carousel_url",
+    "description",
+  ];
+  const TH = [
+    "ชื่อสินค้า",
+    "หมวดหมู่",
+    "ราคาขายปลีก",
+    "ราคาทุน",
+    "ราคาส่ง",
+    "สต็อก",
+    "แจ้งเตือนสต็อก",
+    "อายุการเก็บรักษา",
+    "รูปหลัก",
+    "รูปรายละเอียด",
+    "รูปสไลด์",
+    "คำอธิบาย",
+  ];
+  const KM = [
+    "ចំណងជើង",
+    "ប្រភេទ",
+    "តម្លៃលក់រាយ",
+    "តម្លៃដើម",
+    "តម្លៃលក់ដុំ",
+    "ស្តុក",
+    "ការព្រមានស្តុក",
+    "អាយុកាលទំនិញ",
+    "រូបភាពមេ",
+    "រូបភាពលម្អិត",
+    "វិចិត្រសាលរូបភាព",
+    "ការពិពណ៌នា",
+  ];
+  const good = (title: string, category = "Imp Drinks"): Cell[] => [
+    title,
+    category,
+    "3.50",
+    "2",
+    "2.80",
+    10,
+    2,
+    30,
+    "/uploads/cola.png",
+    "/uploads/d1.png, /uploads/d2.png",
+    "/uploads/c1.png",
+    "Cold and fizzy",
+  ];
+
+  it("answers the template in the caller's language, which checks as it is", async () => {
+    const { token } = await fx.client("agent_a");
+    const reply = await t.app.inject({
+      method: "GET",
+      url: "/merchant/goods-import-template",
+      headers: { authorization: `Bearer ${token}`, locale: "th", source: "pc" },
+    });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers["content-type"]).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(reply.rawPayload as unknown as ExcelJS.Buffer);
+    expect((workbook.worksheets[0].getRow(1).values as unknown[]).slice(1)).toEqual(TH);
+    expect(workbook.worksheets[1].rowCount).toBeGreaterThan(12);
+  });
+
+  it("imports a good XLSX file once, however often it is confirmed", async () => {
+    const data = await xlsx(EN, [good("IMP Cola"), good("IMP Tea")]);
+    const checked = await upload("agent_a", "goods-import-check", data);
+    expect(checked.status).toBe(200);
+    expect(checked.body.data).toEqual({
+      rows: 2,
+      headers: EN.map((header, i) => ({ header, field: FIELDS[i] })),
+      created: 0,
+      skipped: 0,
+      problem_count: 0,
+      problems: [],
+    });
+    expect(await count("goods", "title", "IMP %")).toBe(0);
+
+    const first = await upload("agent_a", "goods-import-confirm", data);
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ rows: 2, created: 2, skipped: 0, problem_count: 0 });
+    const { rows } = await t.db.query<Record<string, unknown>>(
+      `select title, unit_price, cost_price, down_price, stock, detail_url, agent_id from goods where title = 'IMP Cola'`,
+    );
+    expect(rows[0]).toMatchObject({
+      unit_price: 350,
+      cost_price: 200,
+      down_price: 280,
+      detail_url: ["/uploads/d1.png", "/uploads/d2.png"],
+    });
+    expect(Number(rows[0].agent_id)).toBe(t.ids.agent_a);
+    const { rows: audit } = await t.db.query<{ n: number }>(
+      `select count(*)::int as n from sys_audit where entity = 'goods' and action = 'create'
+          and record_id in (select id from goods where title like 'IMP %')`,
+    );
+    expect(audit[0].n).toBe(2);
+
+    const again = await upload("agent_a", "goods-import-confirm", data);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ rows: 2, created: 0, skipped: 2 });
+    expect(await count("goods", "title", "IMP %")).toBe(2);
+  });
+
+  it("imports a CSV file the same way", async () => {
+    const data = csv(EN, [good("IMP CSV Juice")]);
+    const reply = await upload("agent_a", "goods-import-confirm", data, "en", "goods.csv");
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ rows: 1, created: 1, skipped: 0 });
+  });
+
+  it("reads headers in Khmer and Thai", async () => {
+    const km = await upload("agent_a", "goods-import-check", await xlsx(KM, [good("IMP KM")]), "km");
+    expect(km.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+    const th = await upload("agent_a", "goods-import-confirm", await xlsx(TH, [good("IMP TH")]), "th");
+    expect(th.body.data).toMatchObject({ rows: 1, created: 1, problem_count: 0 });
+  });
+
+  it("reports every problem by row and column in the caller's language, and writes nothing", async () => {
+    const data = await xlsx(EN, [
+      good("IMP Bad 1"),
+      [null, ...good("x").slice(1)],
+      good("IMP Bad 3", "Nope"),
+      good("IMP Bad 4", "Imp Snacks B"),
+      ["IMP Bad 5", "Imp Drinks", "cheap", ...good("x").slice(3)],
+      good("IMP Bad 1"),
+      good("IMP Cola").map((v, i) => (i === 5 ? 99 : v)),
+      ["IMP Bad 8", "Imp Drinks", "1", "1", "1", -3, 0, 30, "/uploads/a.png", "/uploads/b.png", "/uploads/c.png", "d"],
+    ]);
+    const en = await upload("agent_a", "goods-import-check", data);
+    expect(en.status).toBe(200);
+    expect(en.body.data).toEqual({
+      rows: 8,
+      headers: EN.map((header, i) => ({ header, field: FIELDS[i] })),
+      created: 0,
+      skipped: 0,
+      problem_count: 7,
+      problems: [
+        { row: 3, column: "Title", field: "title", message: "Title is required" },
+        { row: 4, column: "Category", field: "cate_id", message: "No Goods category is named “Nope”" },
+        { row: 5, column: "Category", field: "cate_id", message: "No Goods category is named “Imp Snacks B”" },
+        { row: 6, column: "Retail price", field: "unit_price", message: "Retail price has the wrong type" },
+        { row: 7, column: "Title", field: "title", message: "“IMP Bad 1” is also on row 2" },
+        { row: 8, column: "Title", field: "title", message: "“IMP Cola” is already used by another record" },
+        { row: 9, column: "Stock", field: "stock", message: "Stock must be at least 0" },
+      ],
+    });
+    const zh = await upload("agent_a", "goods-import-check", data, "zh");
+    expect(zh.body.data.problems[1]).toEqual({
+      row: 4,
+      column: "分类",
+      field: "cate_id",
+      message: expect.stringContaining("“Nope”") as string,
+    });
+    expect(zh.body.data.problems[1].message).not.toBe(en.body.data.problems[1].message);
+    const confirm = await upload("agent_a", "goods-import-confirm", data);
+    expect(confirm.status).toBe(400);
+    expect(confirm.body.message).toBe("The file has 7 problems; nothing was imported");
+    expect(await count("goods", "title", "IMP Bad%")).toBe(0);
+  });
+
+  it("takes a header in words of its own as the user maps it, and remembers the mapping per user", async () => {
+    const own = ["Product", ...EN.slice(1)];
+    const data = await xlsx(own, [good("IMP Mapped")]);
+    const unmapped = await upload("agent_a", "goods-import-check", data);
+    expect(unmapped.body.data.headers[0]).toEqual({ header: "Product", field: null });
+    expect(unmapped.body.data.problems).toEqual([
+      { row: 1, column: "Title", field: "title", message: "This column is missing" },
+    ]);
+    const mapping = encodeURIComponent(JSON.stringify({ Product: "title" }));
+    const mapped = await upload("agent_a", `goods-import-check?mapping=${mapping}`, data);
+    expect(mapped.body.data.problem_count).toBe(0);
+    expect(mapped.body.data.headers[0]).toEqual({ header: "Product", field: "title" });
+    // The check remembers nothing; the confirm does.
+    expect((await upload("agent_a", "goods-import-check", data)).body.data.problem_count).toBe(1);
+    expect((await upload("agent_a", `goods-import-confirm?mapping=${mapping}`, data)).body.data.created).toBe(1);
+    const again = await upload("agent_a", "goods-import-check", await xlsx(own, [good("IMP Mapped 2")]));
+    expect(again.body.data.problem_count).toBe(0);
+    expect(again.body.data.headers[0]).toEqual({ header: "Product", field: "title" });
+    // Another user's mapping is its own.
+    const b = await upload("agent_b", "goods-import-check", await xlsx(own, [good("IMP Mapped B", "Imp Snacks B")]));
+    expect(b.body.data.problems.map((p) => p.message)).toEqual(["This column is missing"]);
+  });
+
+  it("checks and imports a file of 10,000 rows, the most one may hold, in seconds", async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => good(`IMP Bulk ${i}`));
+    const data = csv(EN, rows);
+    const started = performance.now();
+    const checked = await upload("agent_a", "goods-import-check", data, "en", "bulk.csv");
+    const checkMs = performance.now() - started;
+    expect(checked.body.data).toMatchObject({ rows: 10_000, problem_count: 0 });
+    const confirmed = await upload("agent_a", "goods-import-confirm", data, "en", "bulk.csv");
+    const totalMs = performance.now() - started;
+    expect(confirmed.body.data).toMatchObject({ created: 10_000 });
+    console.log(
+      `10,000 goods rows (${data.length} bytes): check ${Math.round(checkMs)} ms, confirm ${Math.round(totalMs - checkMs)} ms`,
+    );
+    expect(checkMs).toBeLessThan(20_000);
+    const tooMany = await upload(
+      "agent_a",
+      "goods-import-check",
+      csv(EN, [...rows, good("IMP Bulk x")]),
+      "en",
+      "b.csv",
+    );
+    expect(tooMany.status).toBe(400);
+  }, 120_000);
+
+  it("uses the caller's own related records only: agent_b's category is agent_b's", async () => {
+    const data = await xlsx(EN, [good("IMP B Crisps", "Imp Snacks B")]);
+    const a = await upload("agent_a", "goods-import-check", data);
+    expect(a.body.data.problems.map((p) => p.field)).toEqual(["cate_id"]);
+    const b = await upload("agent_b", "goods-import-confirm", data);
+    expect(b.body.data).toMatchObject({ created: 1, problem_count: 0 });
+    // agent_a's "IMP Cola" is agent_a's: agent_b may have one of its own.
+    const cola = await upload("agent_b", "goods-import-check", await xlsx(EN, [good("IMP Cola", "Imp Snacks B")]));
+    expect(cola.body.data).toMatchObject({ problem_count: 0, skipped: 0 });
+  });
+
+  it("refuses a role without the permission (403) and no session (401)", async () => {
+    await refused("goods", await xlsx(EN, [good("IMP Refused")]));
+    expect(await count("goods", "title", "IMP Refused")).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------- outlets
+
+describe("outlet import", () => {
+  const EN = ["Branch name", "Phone", "Group", "Province", "City", "District", "Address", "Longitude", "Latitude"];
+  const TH = ["ชื่อสาขา", "เบอร์โทรศัพท์", "กลุ่ม", "จังหวัด", "เมือง", "อำเภอ/เขต", "ที่อยู่", "ลองจิจูด", "ละติจูด"];
+  const KM = ["ឈ្មោះសាខា", "លេខទូរស័ព្ទ", "ក្រុម", "ខេត្ត/រាជធានី", "ក្រុង", "ស្រុក/ខណ្ឌ", "អាសយដ្ឋាន", "រយៈបណ្ដោយ", "រយៈទទឹង"];
+  const good = (name: string, group: string | null = "Imp Group A"): Cell[] => [
+    name,
+    "+855 12 345 678",
+    group,
+    "Phnom Penh",
+    "Phnom Penh",
+    "Daun Penh",
+    "1 Riverside",
+    104.92,
+    11.56,
+  ];
+
+  it("imports a good XLSX and CSV file once, however often it is confirmed", async () => {
+    const data = await xlsx(EN, [good("IMP Shop 1"), good("IMP Shop 2", null)]);
+    expect((await upload("agent_a", "shop-import-check", data)).body.data).toMatchObject({ rows: 2, problem_count: 0 });
+    expect((await upload("agent_a", "shop-import-confirm", data)).body.data).toMatchObject({ created: 2 });
+    expect((await upload("agent_a", "shop-import-confirm", data)).body.data).toMatchObject({ created: 0, skipped: 2 });
+    const fromCsv = await upload("agent_a", "shop-import-confirm", csv(EN, [good("IMP Shop 3")]), "en", "s.csv");
+    expect(fromCsv.body.data).toMatchObject({ created: 1 });
+    const { rows } = await t.db.query<{ longitude: number; cate_id: unknown }>(
+      `select longitude, cate_id from shop where name = 'IMP Shop 1'`,
+    );
+    expect(Number(rows[0].longitude)).toBe(104.92);
+    expect(await count("shop", "name", "IMP Shop %")).toBe(3);
+  });
+
+  it("reads headers in Khmer and Thai", async () => {
+    const km = await upload("agent_a", "shop-import-check", await xlsx(KM, [good("IMP Shop KM")]), "km");
+    expect(km.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+    const th = await upload("agent_a", "shop-import-check", await xlsx(TH, [good("IMP Shop TH")]), "th");
+    expect(th.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+  });
+
+  it("reports every problem by row and column, another agent's group among them, and writes nothing", async () => {
+    const data = await xlsx(EN, [
+      good("IMP Shop Bad", "Imp Group B"),
+      good("IMP Shop Bad 2").map((v, i) => (i === 1 ? "call me" : i === 7 ? 200 : v)),
+      good("IMP Shop 1").map((v, i) => (i === 6 ? "2 Elsewhere" : v)),
+    ]);
+    const reply = await upload("agent_a", "shop-import-confirm", data);
+    expect(reply.status).toBe(400);
+    expect(reply.body.data.problems).toEqual([
+      { row: 2, column: "Group", field: "cate_id", message: "No Outlet group is named “Imp Group B”" },
+      { row: 3, column: "Phone", field: "phone", message: "Phone is not in the right format" },
+      { row: 3, column: "Longitude", field: "longitude", message: "Longitude must be at most 180" },
+      { row: 4, column: "Branch name", field: "name", message: "“IMP Shop 1” is already used by another record" },
+    ]);
+    expect(await count("shop", "name", "IMP Shop Bad%")).toBe(0);
+    const b = await upload("agent_b", "shop-import-check", await xlsx(EN, [good("IMP Shop B", "Imp Group B")]));
+    expect(b.body.data).toMatchObject({ problem_count: 0 });
+  });
+
+  it("refuses a role without the permission (403) and no session (401)", async () => {
+    await refused("shop", await xlsx(EN, [good("IMP Shop Refused")]));
+    expect(await count("shop", "name", "IMP Shop Refused")).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------- operators
+
+describe("operator import", () => {
+  const EN = ["Nickname", "Account", "Password", "Phone", "Restock permission", "Remark"];
+  const TH = ["ชื่อเล่น", "บัญชีผู้ใช้", "รหัสผ่าน", "เบอร์โทรศัพท์", "สิทธิ์เติมสินค้า", "หมายเหตุ"];
+  const KM = ["ឈ្មោះហៅក្រៅ", "គណនី", "ពាក្យសម្ងាត់", "លេខទូរស័ព្ទ", "សិទ្ធិបំពេញស្តុក", "កំណត់សម្គាល់"];
+  const good = (account: string): Cell[] => [`Op ${account}`, account, "secret123", "+855 11 222 333", 1, null];
+
+  it("imports operators once, who sign in with the file's password", async () => {
+    const data = await xlsx(EN, [good("imp_op1"), good("imp_op2")]);
+    expect((await upload("agent_a", "operator-import-confirm", data)).body.data).toMatchObject({ created: 2 });
+    // The same file again: the same operators (their passwords, stored hashed, aside).
+    expect((await upload("agent_a", "operator-import-confirm", data)).body.data).toMatchObject({ skipped: 2 });
+    const fromCsv = await upload("agent_a", "operator-import-confirm", csv(EN, [good("imp_op3")]), "en", "o.csv");
+    expect(fromCsv.body.data).toMatchObject({ created: 1 });
+    const login = await call<{ token: string }>(t.app, {
+      method: "POST",
+      url: "/merchant/login",
+      headers: { source: "pc" },
+      payload: { account: "imp_op1", password: "secret123" },
+    });
+    expect(login.status).toBe(200);
+    const { rows } = await t.db.query<{ password: string }>(`select password from operator where account = 'imp_op1'`);
+    expect(rows[0].password).not.toBe("secret123");
+  });
+
+  it("reads headers in Khmer and Thai", async () => {
+    const km = await upload("agent_a", "operator-import-check", await xlsx(KM, [good("imp_op_km")]), "km");
+    expect(km.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+    const th = await upload("agent_a", "operator-import-check", await xlsx(TH, [good("imp_op_th")]), "th");
+    expect(th.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+  });
+
+  it("reports every problem by row and column, and writes nothing", async () => {
+    const data = await xlsx(EN, [
+      good("imp op bad"),
+      ["Op short", "imp_op_short", "123", null, 1, null],
+      ["Op switch", "imp_op_switch", "secret123", null, 5, null],
+      good("imp_op_dup"),
+      good("imp_op_dup"),
+    ]);
+    const reply = await upload("agent_a", "operator-import-check", data);
+    expect(reply.body.data.problems).toEqual([
+      { row: 2, column: "Account", field: "account", message: "Account is not in the right format" },
+      { row: 3, column: "Password", field: "password", message: "Password must have at least 6 characters" },
+      { row: 4, column: "Restock permission", field: "refill", message: "“5” is not one of: 0, 1" },
+      { row: 6, column: "Account", field: "account", message: "“imp_op_dup” is also on row 5" },
+    ]);
+    expect((await upload("agent_a", "operator-import-confirm", data)).status).toBe(400);
+    expect(await count("operator", "account", "imp_op_dup")).toBe(0);
+  });
+
+  it("refuses a role without the permission (403) and no session (401)", async () => {
+    await refused("operator", await xlsx(EN, [good("imp_op_refused")]));
+    expect(await count("operator", "account", "imp_op_refused")).toBe(0);
+  });
+});
