@@ -9,7 +9,7 @@
 //   History kinds: every action any record's history may hold (audit.ts historyActions: record actions,
 //   state actions, the domain's), each with every field of the entity changed, through the history's words.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LANGUAGES, type Language } from "../../src/schema/constants.ts";
 import { operationSchemas } from "../../src/generated/operations.ts";
@@ -132,6 +132,18 @@ function objectKeys(source: string, at: number): Set<string> | undefined {
 }
 
 /** Every error the server's code throws with a message key, and any it throws whose key it cannot read. */
+/** A source file's string constants (`const NS = "..."`), its own and those it imports by name from a sibling. */
+function constantsOf(file: string, source: string): Map<string, string> {
+  const own = (text: string) => [...text.matchAll(/const (\w+) = "([^"]+)";/g)].map((m) => [m[1], m[2]] as const);
+  const constants = new Map(own(source));
+  for (const [, names, from] of source.matchAll(/^import \{([^}]+)\} from "(\.{1,2}\/[^"]+\.ts)";/gm)) {
+    const wanted = new Set(names.split(",").map((n) => n.trim()));
+    for (const [name, value] of own(readFileSync(join(dirname(file), from), "utf8")))
+      if (wanted.has(name) && !constants.has(name)) constants.set(name, value);
+  }
+  return constants;
+}
+
 function thrownErrors(): { found: ThrownError[]; unread: string[] } {
   const found: ThrownError[] = [];
   const unread: string[] = [];
@@ -139,7 +151,7 @@ function thrownErrors(): { found: ThrownError[]; unread: string[] } {
     /\bnew HttpError\(\s*\d+,\s*|\b(?:conflict|unauthorized)\(\s*|\bfieldMessage\(\s*(?:[^,()]|\([^()]*\))+,\s*/g;
   for (const file of sourceFiles(join(ROOT, "server"))) {
     const source = readFileSync(file, "utf8");
-    const constants = new Map([...source.matchAll(/const (\w+) = "([^"]+)";/g)].map((m) => [m[1], m[2]]));
+    const constants = constantsOf(file, source);
     for (const call of source.matchAll(calls)) {
       const at = call.index + call[0].length;
       const line = source.slice(0, call.index).split("\n").length;
