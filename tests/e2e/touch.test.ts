@@ -12,9 +12,11 @@ import type { Locator, Page } from "playwright-core";
 import {
   type Console,
   expectFits,
+  go,
   LANGUAGES,
   locale,
   type Lng,
+  onPage,
   openPage,
   PASSWORDS,
   shot,
@@ -453,8 +455,12 @@ describe("a phone held in the hand", () => {
       expect(await zoomingFields(page), "fields a phone would zoom into").toEqual([]);
 
       // A new agent's account and password: no capitals, and never the admin's own password filled in.
-      await page.goto(`${c.url}/manage/add`);
-      await page.locator("#root_account").waitFor();
+      // Opened in the console, as from its menu (a page load, on two busy cores, can take the wait's 20 s),
+      // the path's last sheet closed first.
+      await page.keyboard.press("Escape");
+      await page.locator(".ant-drawer-open").waitFor({ state: "detached" });
+      await go(page, "/manage/add");
+      await onPage(page, "/manage/add", "#root_account").waitFor({ timeout: 60_000 });
       expect(await keyboard(page.locator("#root_account"))).toMatchObject({
         autocomplete: "off",
         autocapitalize: "none",
@@ -468,8 +474,10 @@ describe("a phone held in the hand", () => {
 
       // A role's permissions: each check box a finger's line; their search searches on Enter.
       const common = locale("en", "common");
-      await page.goto(`${c.url}/manage/role/create`);
-      await page.locator(".permissions-widget .ant-checkbox-wrapper").first().waitFor();
+      await go(page, "/manage/role/create");
+      await onPage(page, "/manage/role/create", ".permissions-widget .ant-checkbox-wrapper")
+        .first()
+        .waitFor({ timeout: 60_000 });
       await expectFingerSized(page, ".permissions-widget", 20);
       expect(await keyboard(page.locator(".permissions-widget .ant-input-search input"))).toMatchObject({
         enterkeyhint: "search",
