@@ -3,10 +3,10 @@
 // The device import keeps calls of its own (server/domain/machines/import.ts), sharing the engine's
 // file reading, statements and writes.
 import { defineArea, type FileIntake, type FileIntakes, type Handlers, type OperationRun } from "../area.ts";
-import { inTransaction, sqlOf, type Principal } from "../../entities/context.ts";
-import { HttpError } from "../../core/errors.ts";
+import { inTransaction, sqlOf, type Ctx } from "../../entities/context.ts";
+import { badRequest, HttpError } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
-import { modelOf } from "../../model/model.ts";
+import { modelOf, type EntityModel } from "../../model/model.ts";
 import { entitySchemas } from "../../../src/generated/schemas.ts";
 import type { JsonSchemaEntity } from "../../../src/schema/types.ts";
 import { entityNameKey } from "../../../src/schema/keys.ts";
@@ -23,7 +23,7 @@ import {
 import { IMPORT_LIMITS } from "../../entities/import/file.ts";
 import { importLock } from "../../entities/import/store.ts";
 import { mappingOf, rememberedMapping, rememberMapping } from "../../entities/import/mapping.ts";
-import { normal } from "../../entities/import/columns.ts";
+import { importColumns, normal } from "../../entities/import/columns.ts";
 import type { Queryable } from "../../db/db.ts";
 import { insertAll } from "../../entities/import/write.ts";
 import { templateWorkbook } from "../../entities/import/template.ts";
@@ -41,10 +41,23 @@ const parsedOf = (file: { prepared?: unknown } | undefined) => file!.prepared as
 
 const inputMapping = (input: unknown) => (input as { mapping?: string }).mapping;
 
-/** The mapping a call sends, else the one the caller last confirmed an import of the entity with. */
-async function mappingFor(sql: Queryable, principal: Principal, entity: string, input: unknown): Promise<Mapping> {
+/**
+ * The mapping a call sends (a 400 for one that is not an object of headers to the entity's import columns),
+ * else the one the caller last confirmed an import of the entity with.
+ */
+async function mappingFor(sql: Queryable, ctx: Ctx, model: EntityModel, input: unknown): Promise<Mapping> {
   const text = inputMapping(input);
-  return text === undefined ? rememberedMapping(sql, principal, entity) : mappingOf(text, normal);
+  if (text === undefined) return rememberedMapping(sql, ctx.principal, model.name);
+  const mapping = mappingOf(text, normal);
+  const fields = importColumns(model).map((column) => column.field);
+  if (mapping && Object.values(mapping).every((field) => fields.includes(field))) return mapping;
+  throw badRequest([
+    {
+      field: "mapping",
+      keyword: "badMapping",
+      message: translate(ctx.lng, `${NS}:errors.badMapping`, { fields: fields.join(", ") }),
+    },
+  ]);
 }
 
 /** The three calls of one entity's import: their file intakes and handlers. */
@@ -73,14 +86,14 @@ function entityImport(entity: string): { files: FileIntakes; handlers: Handlers 
         .send(Buffer.from(file));
     },
     [calls.check]: async ({ ctx, file, input }) => {
-      const mapping = await mappingFor(sqlOf(ctx), ctx.principal, entity, input);
+      const mapping = await mappingFor(sqlOf(ctx), ctx, model, input);
       return answer(await check(sqlOf(ctx), ctx, model, parsedOf(file), mapping), 0);
     },
     [calls.confirm]: async ({ ctx, file, input }) =>
       inTransaction(ctx, async (ctx) => {
         // One import of the entity at a time: two confirms of one file cannot both find its records absent.
         await importLock(ctx.tx, entity);
-        const mapping = await mappingFor(ctx.tx, ctx.principal, entity, input);
+        const mapping = await mappingFor(ctx.tx, ctx, model, input);
         const checked = await check(ctx.tx, ctx, model, parsedOf(file), mapping);
         if (checked.problems.length)
           throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problems.length }, answer(checked, 0));
@@ -90,7 +103,8 @@ function entityImport(entity: string): { files: FileIntakes; handlers: Handlers 
           if ((error as { code?: string }).code === "23505") throw new HttpError(409, `${NS}:errors.changedMeanwhile`);
           throw error;
         });
-        await rememberMapping(ctx.tx, ctx.principal, entity, mappingOf(inputMapping(input), normal));
+        // What the user chose this time is remembered (one read from memory is there already).
+        if (inputMapping(input) !== undefined) await rememberMapping(ctx.tx, ctx.principal, entity, mapping);
         return answer(checked, ids.length);
       }),
   };

@@ -29,19 +29,19 @@ export async function rememberMapping(
   );
 }
 
-/** The mapping a call sends (JSON, header -> field): only text to text, headers normalised by the caller's engine. */
-export function mappingOf(text: string | undefined, normal: (s: string) => string): Mapping {
-  if (!text) return {};
+/**
+ * The mapping a call sends (JSON, header -> field), headers normalised by the caller's engine; undefined
+ * when it is not an object of texts.
+ */
+export function mappingOf(text: string, normal: (s: string) => string): Mapping | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return {};
+    return undefined;
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return {};
-  return Object.fromEntries(
-    Object.entries(parsed as Record<string, unknown>)
-      .filter(([, field]) => typeof field === "string")
-      .map(([header, field]) => [normal(header), field as string]),
-  );
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  if (entries.some(([, field]) => typeof field !== "string")) return undefined;
+  return Object.fromEntries(entries.map(([header, field]) => [normal(header), field as string]));
 }
