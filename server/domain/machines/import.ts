@@ -17,8 +17,7 @@ import { validationErrors, validatorFor } from "../../entities/validation.ts";
 import { badRequest, HttpError } from "../../core/errors.ts";
 import { LANGUAGES, translate, type Language } from "../../core/i18n.ts";
 import type { FileIntake, FileIntakes, Handlers } from "../area.ts";
-import { readSheet, SheetError } from "../../entities/sheet-read.ts";
-import { IMPORT_LIMITS, quoted, SHEET_LIMITS, type Problem } from "../../entities/import/file.ts";
+import { IMPORT_LIMITS, quoted, readImportSheet, type Problem } from "../../entities/import/file.ts";
 import { entityKeyBase, entityNameKey, enumKey, fieldLabelKey } from "../../../src/schema/keys.ts";
 import * as store from "./import-store.ts";
 import { byNames, importLock } from "../../entities/import/store.ts";
@@ -150,16 +149,7 @@ const HEADERS: Map<string, Column> = new Map(
 
 /** Reads an arrived file, before the call takes its turn at the database: a 400 for a file it cannot take. */
 export async function parse(path: string, lng: Language): Promise<ParsedFile> {
-  let sheet: Awaited<ReturnType<typeof readSheet>>;
-  try {
-    sheet = await readSheet(path, SHEET_LIMITS);
-  } catch (error) {
-    if (!(error instanceof SheetError)) throw error;
-    const problem = error.problem;
-    if (problem === "tooLarge")
-      throw fileError(lng, "contentTooLarge", { limit: `${SHEET_LIMITS.maxTextBytes / 1024 / 1024} MB` });
-    throw fileError(lng, problem, { limit: IMPORT_LIMITS.rows, ...error.params });
-  }
+  const sheet = await readImportSheet(path, (key, params) => fileError(lng, key, params));
   const byIndex = new Map<number, Column>();
   sheet.header.cells.forEach((text, index) => {
     const column = HEADERS.get(normal(text));

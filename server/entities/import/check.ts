@@ -9,9 +9,7 @@ import { validationErrors, validatorFor } from "../validation.ts";
 import { badRequest } from "../../core/errors.ts";
 import { translate, type Language } from "../../core/i18n.ts";
 import { entityNameKey } from "../../../src/schema/keys.ts";
-import { IMPORT_ROWS } from "../../../src/schema/imports.ts";
-import { readSheet, SheetError } from "../sheet-read.ts";
-import { quoted, SHEET_LIMITS, type Problem } from "./file.ts";
+import { quoted, readImportSheet, type Problem } from "./file.ts";
 import {
   columnLabel,
   enumValues,
@@ -52,15 +50,7 @@ export type Mapping = Record<string, string>;
 
 /** Reads an arrived file, before the call takes its turn at the database: a 400 for a file it cannot take. */
 export async function parse(path: string, lng: Language): Promise<ParsedFile> {
-  let sheet: Awaited<ReturnType<typeof readSheet>>;
-  try {
-    sheet = await readSheet(path, SHEET_LIMITS);
-  } catch (error) {
-    if (!(error instanceof SheetError)) throw error;
-    if (error.problem === "tooLarge")
-      throw fileError(lng, "contentTooLarge", { limit: `${SHEET_LIMITS.maxTextBytes / 1024 / 1024} MB` });
-    throw fileError(lng, error.problem, { limit: IMPORT_ROWS, ...error.params });
-  }
+  const sheet = await readImportSheet(path, (key, params) => fileError(lng, key, params));
   const rows = sheet.rows.filter((r) => r.cells.some((cell) => cell.trim() !== ""));
   if (rows.length === 0) throw fileError(lng, "empty");
   return { header: sheet.header.cells, rows };

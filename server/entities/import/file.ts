@@ -1,6 +1,6 @@
 // What every spreadsheet import (the device import's and the generic engine's) shares about a file: its
 // size and reading limits, how a problem is reported, and how a cell is quoted in one.
-import type { SheetLimits } from "../sheet-read.ts";
+import { readSheet, SheetError, type SheetLimits } from "../sheet-read.ts";
 import { IMPORT_ROWS } from "../../../src/schema/imports.ts";
 
 /**
@@ -36,4 +36,22 @@ export interface Problem {
   /** The field it fills. */
   field: string;
   message: string;
+}
+
+/**
+ * An arrived file's first sheet, read within SHEET_LIMITS; a file it cannot take is refused with the 400
+ * `refusal` makes of the problem's key and its figures (in the import's own words).
+ */
+export async function readImportSheet(
+  path: string,
+  refusal: (key: string, params: Record<string, unknown>) => Error,
+): Promise<Awaited<ReturnType<typeof readSheet>>> {
+  try {
+    return await readSheet(path, SHEET_LIMITS);
+  } catch (error) {
+    if (!(error instanceof SheetError)) throw error;
+    if (error.problem === "tooLarge")
+      throw refusal("contentTooLarge", { limit: `${SHEET_LIMITS.maxTextBytes / 1024 / 1024} MB` });
+    throw refusal(error.problem, { limit: IMPORT_LIMITS.rows, ...error.params });
+  }
 }
