@@ -18,6 +18,7 @@ import { badRequest, HttpError } from "../../core/errors.ts";
 import { LANGUAGES, translate, type Language } from "../../core/i18n.ts";
 import type { FileIntake, FileIntakes, Handlers } from "../area.ts";
 import { IMPORT_LIMITS, quoted, readImportSheet, type Problem } from "../../entities/import/file.ts";
+import { addNotes } from "../../entities/import/template.ts";
 import { entityKeyBase, entityNameKey, enumKey, fieldLabelKey } from "../../../src/schema/keys.ts";
 import * as store from "./import-store.ts";
 import { byNames, importLock } from "../../entities/import/store.ts";
@@ -102,27 +103,18 @@ export async function templateWorkbook(db: Queryable, ctx: Ctx): Promise<ExcelJS
   });
   sheet.addRow(sample).font = { italic: true, color: { argb: "FF808080" } };
 
-  const notes = workbook.addWorksheet(t("template.notes"));
-  notes.columns = [
-    { header: t("template.column"), key: "column", width: 20 },
-    { header: t("template.requiredHeader"), key: "required", width: 12 },
-    { header: t("template.rule"), key: "rule", width: 90 },
-  ];
-  notes.getRow(1).font = { bold: true };
-  for (const column of COLUMNS) {
-    notes.addRow({
+  const allowedKinds = kinds()
+    .map((k) => kindLabel(lng, k))
+    .join(", ");
+  addNotes(
+    workbook,
+    t,
+    COLUMNS.map((column) => ({
       column: labelOf(lng, column),
-      required: t(column.required ? "template.yes" : "template.no"),
-      rule: t(`template.rules.${column.key}`, {
-        kinds: kinds()
-          .map((k) => kindLabel(lng, k))
-          .join(", "),
-      }),
-    });
-  }
-  notes.addRow({});
-  for (const key of ["general1", "general2", "general3"])
-    notes.addRow({ column: t(`template.${key}`, { limit: IMPORT_LIMITS.rows }) });
+      required: column.required,
+      rule: t(`template.rules.${column.key}`, { kinds: allowedKinds }),
+    })),
+  );
   return workbook.xlsx.writeBuffer();
 }
 

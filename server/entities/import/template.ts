@@ -46,6 +46,27 @@ export async function templateWorkbook(model: EntityModel, lng: Language): Promi
     if (c.kind === "text") sheet.getColumn(i + 1).numFmt = "@";
   });
 
+  addNotes(
+    workbook,
+    t,
+    columns.map((column) => ({
+      column: columnLabel(model, lng, column),
+      required: column.required,
+      rule: rule(model, lng, column),
+    })),
+  );
+  return workbook.xlsx.writeBuffer();
+}
+
+/**
+ * A template's sheet of notes: each column, whether it is required and what it takes, then the general
+ * notes; `t` says the import's own words (its template.* keys).
+ */
+export function addNotes(
+  workbook: ExcelJS.Workbook,
+  t: (key: string, params?: Record<string, unknown>) => string,
+  columns: { column: string; required: boolean; rule: string }[],
+): void {
   const notes = workbook.addWorksheet(t("template.notes"));
   notes.columns = [
     { header: t("template.column"), key: "column", width: 20 },
@@ -53,14 +74,9 @@ export async function templateWorkbook(model: EntityModel, lng: Language): Promi
     { header: t("template.rule"), key: "rule", width: 90 },
   ];
   notes.getRow(1).font = { bold: true };
-  for (const column of columns)
-    notes.addRow({
-      column: columnLabel(model, lng, column),
-      required: t(column.required ? "template.yes" : "template.no"),
-      rule: rule(model, lng, column),
-    });
+  for (const { column, required, rule } of columns)
+    notes.addRow({ column, required: t(required ? "template.yes" : "template.no"), rule });
   notes.addRow({});
   for (const key of ["general1", "general2", "general3"])
     notes.addRow({ column: t(`template.${key}`, { limit: IMPORT_LIMITS.rows }) });
-  return workbook.xlsx.writeBuffer();
 }
