@@ -10,7 +10,7 @@
 // time, and fixed bounds on single XML nodes, nesting, shared strings, styles, CSV records), and reading
 // stops at once, every stream destroyed and the ZIP closed, when one is passed.
 import { createReadStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { addAbortSignal, Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parse as parseCsv } from "csv-parse";
@@ -59,7 +59,20 @@ export interface SheetRow {
 
 export interface Sheet {
   header: SheetRow;
+  /** The data rows; none when they were handed to a reader's onRows as they came. */
   rows: SheetRow[];
+  /** How many data rows the sheet has. */
+  count: number;
+}
+
+/**
+ * Rows taken as they are read, so a large sheet is never held whole: reading waits while onRows works on
+ * a batch (its time does not count against timeoutMs), then goes on. `read` is the fraction of the sheet
+ * read so far (of its XML, or of the CSV file's bytes), for a progress bar; the last batch has 1.
+ */
+export interface RowReader {
+  batch: number;
+  onRows(header: SheetRow, rows: SheetRow[], read: number): Promise<void>;
 }
 
 /** Fixed bounds beside the caller's limits: each stops reading with "tooLarge" (params.what). */
@@ -94,8 +107,8 @@ class Job {
   readonly signal = this.controller.signal;
   bytes = 0;
   failure: SheetError | undefined;
-  private readonly deadline: number;
-  private readonly timer: NodeJS.Timeout;
+  private deadline: number;
+  private timer: NodeJS.Timeout;
 
   constructor(readonly limits: SheetLimits) {
     this.deadline = performance.now() + limits.timeoutMs;
@@ -122,6 +135,22 @@ class Job {
     if (performance.now() > this.deadline) throw this.fail(new SheetError("tooSlow", { limit: this.limits.timeoutMs }));
   }
 
+  /** Runs work done for the caller (not reading): its time is added to the deadline. */
+  async aside<T>(work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    clearTimeout(this.timer);
+    try {
+      return await work();
+    } finally {
+      this.deadline += performance.now() - started;
+      if (!this.failure && !this.signal.aborted)
+        this.timer = setTimeout(
+          () => this.fail(new SheetError("tooSlow", { limit: this.limits.timeoutMs })),
+          Math.max(0, this.deadline - performance.now()),
+        );
+    }
+  }
+
   end(): void {
     clearTimeout(this.timer);
     this.controller.abort();
@@ -134,14 +163,17 @@ class Job {
  * problem with the file is a SheetError. A file that cannot be opened at all (a wrong path) throws the
  * file system's own error.
  */
-export async function readSheet(file: string, limits: SheetLimits): Promise<Sheet> {
+export async function readSheet(file: string, limits: SheetLimits, reader?: RowReader): Promise<Sheet> {
   const head = await readHead(file);
   const job = new Job(limits);
   try {
     const zip = head.length >= 4 && head.readUInt32LE(0) === 0x04034b50; // PK\x03\x04
-    const sheet = zip ? await readXlsx(job, file) : await readCsv(job, file, head);
-    if (!sheet.header.cells.some(hasText) && sheet.rows.length === 0) throw new SheetError("empty");
-    return sheet;
+    const rows = new Rows(job, reader);
+    if (zip) await readXlsx(job, file, rows);
+    else await readCsv(job, file, head, rows);
+    await rows.flush(1, true);
+    if (!rows.header.cells.some(hasText) && rows.count === 0) throw new SheetError("empty");
+    return { header: rows.header, rows: rows.rows, count: rows.count };
   } catch (error) {
     throw job.failure ?? (error instanceof SheetError ? error : notSheet("unreadable", error));
   } finally {
@@ -178,13 +210,32 @@ function cut(text: string, max: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
-/** The header row and the data rows, as they come. */
+/** The header row and the data rows, as they come: kept, or handed to the reader a batch at a time. */
 class Rows {
   header: SheetRow = { row: 1, cells: [] };
   readonly rows: SheetRow[] = [];
+  count = 0;
   private headerSeen = false;
+  private readonly limits: SheetLimits;
 
-  constructor(private readonly limits: SheetLimits) {}
+  constructor(
+    private readonly job: Job,
+    private readonly reader?: RowReader,
+  ) {
+    this.limits = job.limits;
+  }
+
+  /** Whether a batch waits for the reader: reading is to wait for flush before it goes on. */
+  get full(): boolean {
+    return this.reader !== undefined && this.rows.length >= this.reader.batch;
+  }
+
+  /** Hands the rows read so far to the reader (a whole batch, or all that is left at the end). */
+  async flush(read: number, last = false): Promise<void> {
+    if (!this.reader || (!this.full && !(last && this.rows.length))) return;
+    const batch = this.rows.splice(0, this.rows.length);
+    await this.job.aside(() => this.reader!.onRows(this.header, batch, read));
+  }
 
   /** A row's cells (holes for empty cells, each already cut); throws tooMany at row maxRows + 1. */
   add(row: number, cells: string[]): void {
@@ -198,7 +249,8 @@ class Rows {
       return;
     }
     if (!dense.some(hasText)) return;
-    if (this.rows.length >= this.limits.maxRows) throw new SheetError("tooMany", { limit: this.limits.maxRows });
+    if (this.count >= this.limits.maxRows) throw new SheetError("tooMany", { limit: this.limits.maxRows });
+    this.count++;
     this.rows.push({ row, cells: dense });
   }
 }
@@ -229,10 +281,11 @@ function csvDelimiter(head: string): { delimiter: string; sepLine: boolean } {
   return { delimiter, sepLine: false };
 }
 
-async function readCsv(job: Job, file: string, head: Buffer): Promise<Sheet> {
+async function readCsv(job: Job, file: string, head: Buffer, rows: Rows): Promise<void> {
   const { limits } = job;
   const { delimiter, sepLine } = csvDelimiter(new TextDecoder().decode(head));
-  const rows = new Rows(limits);
+  const { size } = await stat(file);
+  let fed = 0;
   const decoder = new TextDecoder("utf-8", { fatal: true });
   let row = 0;
   const parser = parseCsv({
@@ -269,7 +322,9 @@ async function readCsv(job: Job, file: string, head: Buffer): Promise<Sheet> {
           }
           for (let at = 0; at < chunk.length; at += CSV_PIECE) {
             await new Promise((resolve) => setImmediate(resolve));
-            yield chunk.subarray(at, at + CSV_PIECE);
+            const piece = chunk.subarray(at, at + CSV_PIECE);
+            fed += piece.length;
+            yield piece;
           }
         }
         try {
@@ -290,7 +345,9 @@ async function readCsv(job: Job, file: string, head: Buffer): Promise<Sheet> {
             for (let i = 0; i < record.length && i < limits.maxColumns; i++)
               cells.push(cut(record[i], limits.maxCellChars));
             rows.add(row, cells);
-            done();
+            // The share of the file handed to the parser (a record is read once its text is).
+            if (rows.full) rows.flush(Math.min(1, fed / size)).then(() => done(), done);
+            else done();
           } catch (error) {
             done(error as Error);
           }
@@ -304,7 +361,6 @@ async function readCsv(job: Job, file: string, head: Buffer): Promise<Sheet> {
     if (code === "CSV_MAX_RECORD_SIZE") throw job.tooLarge("record", SHEET_BOUNDS.record);
     throw notSheet(typeof code === "string" && code.startsWith("CSV_") ? "csv" : "unreadable", error);
   }
-  return { header: rows.header, rows: rows.rows };
 }
 
 // ---------------------------------------------------------------- the ZIP container
@@ -391,8 +447,17 @@ interface XmlHandler {
 
 const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 
-/** Streams one part through saxes, 64 KB at most at once, until its end or the handler is done. */
-async function readXml(job: Job, zip: ZipFile, entry: Entry, handler: XmlHandler): Promise<void> {
+/**
+ * Streams one part through saxes, 64 KB at most at once, until its end or the handler is done; `after`
+ * runs after each piece with the fraction of the part read.
+ */
+async function readXml(
+  job: Job,
+  zip: ZipFile,
+  entry: Entry,
+  handler: XmlHandler,
+  after?: (read: number) => Promise<void>,
+): Promise<void> {
   const stream = await openEntry(job, zip, entry);
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -434,15 +499,18 @@ async function readXml(job: Job, zip: ZipFile, entry: Entry, handler: XmlHandler
       throw notSheet("encoding", error);
     }
   };
+  let read = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       job.count(chunk.length);
       for (let at = 0; at < chunk.length; at += CHUNK) {
         const piece = chunk.subarray(at, at + CHUNK);
         write(decode(piece));
+        read += piece.length;
         quiet += piece.length;
         if (quiet > SHEET_BOUNDS.node) throw job.tooLarge("node", SHEET_BOUNDS.node);
         if (handler.done) return;
+        await after?.(Math.min(1, read / Math.max(1, entry.uncompressedSize)));
       }
     }
   } catch (error) {
@@ -777,7 +845,7 @@ class SheetPart implements XmlHandler {
   }
 }
 
-async function readXlsx(job: Job, file: string): Promise<Sheet> {
+async function readXlsx(job: Job, file: string, rows: Rows): Promise<void> {
   const zip = await openZip(file);
   try {
     const entries = await listEntries(job, zip);
@@ -801,9 +869,8 @@ async function readXlsx(job: Job, file: string): Promise<Sheet> {
     const stylesEntry = part(rels.byType.get("styles") ?? "xl/styles.xml");
     if (stylesEntry) await readXml(job, zip, stylesEntry, (styles = new StylesPart(job)));
 
-    const rows = new Rows(job.limits);
-    await readXml(job, zip, sheetEntry, new SheetPart(rows, strings.strings, styles, workbook.date1904, job.limits));
-    return { header: rows.header, rows: rows.rows };
+    const sheet = new SheetPart(rows, strings.strings, styles, workbook.date1904, job.limits);
+    await readXml(job, zip, sheetEntry, sheet, (read) => rows.flush(read));
   } finally {
     zip.close();
   }

@@ -128,6 +128,7 @@ const ROWS = `<row r="1">${inline("A1", "Name")}${inline("B1", "Code")}</row><ro
 const NORMAL: Sheet = {
   header: { row: 1, cells: ["Name", "Code"] },
   rows: [{ row: 2, cells: ["VM-1", "X1"] }],
+  count: 1,
 };
 const SHEET_HEAD = sheetXml("").split("<sheetData>")[0] + "<sheetData>";
 const SHEET_TAIL = "</sheetData></worksheet>";
@@ -223,6 +224,7 @@ describe("readSheet: cell text as the import reads it", () => {
         { row: 4, cells: ["VM-0002", "000123", "2027-01-02", "line1\nline2", "2", "0.1", "", "FALSE"] },
         { row: 7, cells: ["", "", "2025-01-21", "last", "", "1234.5"] },
       ],
+      count: 3,
     };
     const limits = { ...LIMITS, maxColumns: 8 };
     expect(await read(await build(true), limits)).toEqual(expected);
@@ -286,6 +288,7 @@ describe("readSheet: cell text as the import reads it", () => {
         { row: 6, cells: ["", "", "1", "2"] },
         { row: 9, cells: ["", "Plain"] },
       ],
+      count: 4,
     });
   });
 
@@ -352,6 +355,7 @@ describe("readSheet: cell text as the import reads it", () => {
     ).toEqual({
       header: { row: 1, cells: ["Name"] },
       rows: [],
+      count: 0,
     });
     // Row 1 empty, data after it: the header has no cells, the rows are kept.
     expect(
@@ -359,6 +363,7 @@ describe("readSheet: cell text as the import reads it", () => {
     ).toEqual({
       header: { row: 1, cells: [] },
       rows: [{ row: 3, cells: ["VM-1"] }],
+      count: 1,
     });
   });
 });
@@ -375,6 +380,7 @@ describe("readSheet: CSV", () => {
         { row: 2, cells: ["VM-1", "8645;12", 'say "hi"\nsecond line'] },
         { row: 4, cells: ["VM-2", "", 'ab"c'] },
       ],
+      count: 2,
     });
   });
 
@@ -382,6 +388,7 @@ describe("readSheet: CSV", () => {
     expect(await read(write("commas.csv", "a,b;c,d\n1,2;3,4\n"))).toEqual({
       header: { row: 1, cells: ["a", "b;c", "d"] },
       rows: [{ row: 2, cells: ["1", "2;3", "4"] }],
+      count: 1,
     });
     expect((await read(write("tabs.csv", "a\tb\tc,d\n1\t2\t3,4\n"))).rows).toEqual([
       { row: 2, cells: ["1", "2", "3,4"] },
@@ -389,6 +396,7 @@ describe("readSheet: CSV", () => {
     expect(await read(write("sep.csv", "sep=|\na|b\n1|2\n"))).toEqual({
       header: { row: 1, cells: ["a", "b"] },
       rows: [{ row: 2, cells: ["1", "2"] }],
+      count: 1,
     });
   });
 
@@ -397,6 +405,7 @@ describe("readSheet: CSV", () => {
     expect(await read(file, { ...LIMITS, maxColumns: 2, maxCellChars: 4 })).toEqual({
       header: { row: 1, cells: ["a", "b"] },
       rows: [{ row: 2, cells: ["long", "x"] }],
+      count: 1,
     });
   });
 
@@ -480,6 +489,7 @@ describe("readSheet: hostile files", () => {
     expect(await read(write("far.xlsx", xlsx(workbookParts([sheetXml(rows)]))))).toEqual({
       header: NORMAL.header,
       rows: [...NORMAL.rows, { row: 1048576, cells: ["near"] }],
+      count: 2,
     });
   });
 
@@ -733,5 +743,59 @@ describe("readSheet: a valid file of 10,000 rows", () => {
     });
     const csv = write("10000.csv", ["a,b,c", ...rows.map((r) => r.join(","))].join("\n"));
     expect((await read(csv)).rows).toHaveLength(10_000);
+  });
+});
+
+describe("readSheet: rows handed to a reader as they come", () => {
+  const rows = Array.from({ length: 2_500 }, (_, i) => [`VM-${i}`, String(1000 + i), `remark ${i}`]);
+
+  /** Reads a file through a reader of `batch` rows that takes `pause` ms a batch; answers what it saw. */
+  async function stream(file: string, batch: number, limits = LIMITS, pause = 0) {
+    const batches: { first: number; size: number; read: number; header: string }[] = [];
+    const seen: string[][] = [];
+    const sheet = await readSheet(file, limits, {
+      batch,
+      async onRows(header, got, read) {
+        batches.push({ first: got[0].row, size: got.length, read, header: header.cells[0] });
+        seen.push(...got.map((r) => r.cells));
+        if (pause) await new Promise((resolve) => setTimeout(resolve, pause));
+      },
+    });
+    return { sheet, batches, seen };
+  }
+
+  for (const kind of ["xlsx", "csv"] as const)
+    it(`hands every row of a ${kind.toUpperCase()} file over in order, in batches, keeping none`, async () => {
+      const file =
+        kind === "xlsx"
+          ? write("stream.xlsx", await importFile(rows))
+          : write("stream.csv", ["Name,Code,Remark", ...rows.map((r) => r.join(","))].join("\n"));
+      const { sheet, batches, seen } = await stream(file, 1_000);
+      expect(sheet.rows).toEqual([]);
+      expect(sheet.count).toBe(2_500);
+      expect(seen).toEqual(rows);
+      // Whole batches of at least 1,000 rows, then what is left; the header with each; the share read grows to 1.
+      for (const b of batches.slice(0, -1)) expect(b.size).toBeGreaterThanOrEqual(1_000);
+      expect(batches.reduce((n, b) => n + b.size, 0)).toBe(2_500);
+      expect(batches.length).toBeGreaterThanOrEqual(2);
+      expect(batches.length).toBeLessThanOrEqual(3);
+      expect(batches[0].first).toBe(2);
+      expect(new Set(batches.map((b) => b.header)).size).toBe(1);
+      expect(batches.map((b) => b.read)).toEqual([...batches.map((b) => b.read)].sort((a, b) => a - b));
+      expect(batches.at(-1)!.read).toBe(1);
+      expect(batches[0].read).toBeLessThan(1);
+    });
+
+  it("does not count the reader's own time against timeoutMs, and still stops at maxRows", async () => {
+    const file = write("slow-reader.csv", ["Name,Code,Remark", ...rows.map((r) => r.join(","))].join("\n"));
+    // Three batches of 200 ms each against a 300 ms budget for the reading itself.
+    const { sheet } = await stream(file, 1_000, { ...LIMITS, timeoutMs: 300 }, 200);
+    expect(sheet.count).toBe(2_500);
+    const error = await readSheet(file, { ...LIMITS, maxRows: 2_000 }, { batch: 500, onRows: async () => {} }).then(
+      () => undefined,
+      (e: unknown) => e as SheetError,
+    );
+    expect(error).toBeInstanceOf(SheetError);
+    expect(error!.problem).toBe("tooMany");
   });
 });
