@@ -21,6 +21,7 @@ import { badTextIn, jsonDepth, MAX_JSON_DEPTH } from "./http/input.ts";
 import { fieldMessage } from "./entities/validation.ts";
 import { languageOf, translate } from "./core/i18n.ts";
 import { registerRoutes, urlOf } from "./http/routes.ts";
+import { errorEnvelope } from "./core/envelope.ts";
 import { sweepIncoming } from "./http/intake.ts";
 import { compressAnswers, serveConsoleFiles } from "./http/delivery.ts";
 import { LOG_SERIALIZERS, observe, requestIdOf } from "./http/observe.ts";
@@ -292,8 +293,7 @@ function answerErrors(app: FastifyInstance, serveConsole: boolean): void {
       if (error.status === 429 && typeof error.params.minutes === "number")
         reply.header("retry-after", String(error.params.minutes * 60));
       if (error.status === 503) reply.header("retry-after", "1");
-      const message = translate(lng, error.key.includes(":") ? error.key : `errors:${error.key}`, error.params);
-      return reply.status(error.status).send({ code: error.status, message, data: error.data });
+      return reply.status(error.status).send(errorEnvelope(error, lng));
     }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -20,7 +20,7 @@ import type { ListQuery } from "../entities/repository.ts";
 import { answerValidator, assertValid, operationLabels, operationValidator } from "../entities/validation.ts";
 import { badRequest } from "../core/errors.ts";
 import { translate } from "../core/i18n.ts";
-import { ok } from "./envelope.ts";
+import { ok } from "../core/envelope.ts";
 import { receiveFile } from "./intake.ts";
 import { idempotent } from "./idempotency.ts";
 import { honoursKey } from "../../src/schema/idempotency.ts";

@@ -4,7 +4,7 @@
 import type { JsonSchemaEntity } from "./types.ts";
 
 /** The most rows one file of a generic import may hold. */
-export const IMPORT_ROWS = 10_000;
+export const IMPORT_ROWS = 100_000;
 
 /** The three calls of an entity's import, by step. */
 export const importCalls = (entity: string) =>

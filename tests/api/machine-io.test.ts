@@ -429,19 +429,76 @@ describe("machine-import-check and -confirm", () => {
         agent.post("/merchant/machine-add", { ...base, mac_name: code, mac_id: hardware }),
       ]);
       // One of the two makes the device; the other is refused in words, never with a 500: the add by the
-      // unique code, the import by its check (400) or, added between its check and its insert, a 409.
+      // unique code, the import by a problem of the device's row (found by its check, or, added between
+      // its check and its insert, by the unique index).
       if (confirmed.status === 200) expect(added.status).toBe(400);
       else {
         expect(added.status).toBe(200);
-        expect([400, 409]).toContain(confirmed.status);
+        expect(confirmed.status).toBe(400);
+        // By the check: both its codes; by the unique index: the one it names.
+        const problems = confirmed.body.data.problems;
+        expect(problems.length).toBeGreaterThan(0);
+        for (const problem of problems)
+          expect(problem).toEqual(
+            problem.field === "mac_name"
+              ? {
+                  row: 2,
+                  column: "Device code",
+                  field: "mac_name",
+                  message: `“${code}” is already used by another device`,
+                }
+              : {
+                  row: 2,
+                  column: "Hardware ID",
+                  field: "mac_id",
+                  message: `“${hardware}” is already used by another device`,
+                },
+          );
       }
-      if (confirmed.status === 409)
-        expect(confirmed.body.message).toBe(
-          "Devices with the same codes were added while the file was being imported; nothing was imported. Check the file again",
-        );
       expect(await countDevices(code)).toBe(1);
     }
   });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "names the row of a device added by hand between the confirm's check and its insert",
+    async () => {
+      const file = await xlsx([good("IO-HELD1", "IOHWHELD01"), good("IO-HELD2", "IOHWHELD02")]);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let added!: () => void;
+      const inserted = new Promise<void>((resolve) => (added = resolve));
+      // Another connection adds the second device and holds its transaction open.
+      const other = t.db.transaction(async (tx) => {
+        await tx.query(
+          `insert into machine (mac_name, mac_id, kind, model_id, spec_id, protocol_id, agent_id, agent_path)
+             select 'IO-HELD2', 'IOHWHELD99', 'vending', $1, $2, $3, id, agent_path from agent where account = 'agent_a'`,
+          [model.id, spec.id, protocol.id],
+        );
+        added();
+        await held;
+      });
+      await inserted;
+      const confirming = upload("agent_a", "machine-import-confirm", file);
+      // The confirm's check does not see the uncommitted device; its insert waits on the unique index.
+      for (;;) {
+        const { rows } = await t.db.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        if (rows[0].n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      release();
+      await other;
+      const confirmed = await confirming;
+      expect(confirmed.status).toBe(400);
+      expect(confirmed.body.data).toMatchObject({ created: 0, problem_count: 1 });
+      expect(confirmed.body.data.problems).toEqual([
+        { row: 3, column: "Device code", field: "mac_name", message: "“IO-HELD2” is already used by another device" },
+      ]);
+      expect(await countDevices("IO-HELD1")).toBe(0);
+      expect(await countDevices("IO-HELD2")).toBe(1);
+    },
+  );
 
   it("quotes at most 100 characters of a cell in a problem, however long the cell", async () => {
     const long = `Unknown model ${"x".repeat(100_000)}`;

@@ -1,5 +1,6 @@
 // The imports area: the calls of every entity that declares x-import (codegen/imports.ts declares
 // <entity>-import-template, -check and -confirm), all served by the generic engine (server/entities/import/).
+// A check and a confirm answer with their progress first when the console asks (server/http/progress.ts).
 // The device import keeps calls of its own (server/domain/machines/import.ts), sharing the engine's
 // file reading, statements and writes.
 import { defineArea, type FileIntake, type FileIntakes, type Handlers, type OperationRun } from "../area.ts";
@@ -11,33 +12,24 @@ import { entitySchemas } from "../../../src/generated/schemas.ts";
 import type { JsonSchemaEntity } from "../../../src/schema/types.ts";
 import { entityNameKey } from "../../../src/schema/keys.ts";
 import { importCalls, importingEntities } from "../../../src/schema/imports.ts";
-import {
-  check,
-  fileError,
-  NS,
-  parse,
-  type Checked,
-  type Mapping,
-  type ParsedFile,
-} from "../../entities/import/check.ts";
-import { IMPORT_LIMITS } from "../../entities/import/file.ts";
+import { check, fileError, NS, type Checked, type ImportRecord, type Mapping } from "../../entities/import/check.ts";
+import { IMPORT_LIMITS, quoted, type Problem } from "../../entities/import/file.ts";
 import { importLock } from "../../entities/import/store.ts";
 import { mappingOf, rememberedMapping, rememberMapping } from "../../entities/import/mapping.ts";
-import { importColumns, normal } from "../../entities/import/columns.ts";
+import { columnLabel, importColumns, normal } from "../../entities/import/columns.ts";
 import type { Queryable } from "../../db/db.ts";
-import { insertAll } from "../../entities/import/write.ts";
+import { writeRecords, type Refusal } from "../../entities/import/write.ts";
+import { withProgress } from "../../entities/progress.ts";
 import { templateWorkbook } from "../../entities/import/template.ts";
 
-const answer = (checked: Checked, created: number) => ({
+const answer = (checked: Checked) => ({
   rows: checked.rows,
   headers: checked.headers,
-  created,
+  created: checked.created,
   skipped: checked.skipped,
-  problem_count: checked.problems.length,
-  problems: checked.problems.slice(0, IMPORT_LIMITS.problems),
+  problem_count: checked.problemCount,
+  problems: checked.problems,
 });
-
-const parsedOf = (file: { prepared?: unknown } | undefined) => file!.prepared as ParsedFile;
 
 const inputMapping = (input: unknown) => (input as { mapping?: string }).mapping;
 
@@ -64,14 +56,23 @@ async function mappingFor(sql: Queryable, ctx: Ctx, model: EntityModel, input: u
 function entityImport(entity: string): { files: FileIntakes; handlers: Handlers } {
   const model = modelOf(entity);
   const calls = importCalls(entity);
-  // Both take the file the same way: up to IMPORT_LIMITS.bytes, read before their turn at the database.
+  // Both take the file the same way: up to IMPORT_LIMITS.bytes; it is read while it is checked.
   const intake: FileIntake<unknown> = {
     limit: async (ctx) => ({
       bytes: IMPORT_LIMITS.bytes,
       tooLarge: () => fileError(ctx.lng, "tooLarge", { limit: `${IMPORT_LIMITS.bytes / 1024 / 1024} MB` }),
       missing: () => fileError(ctx.lng, "missing"),
     }),
-    prepare: (ctx, file) => parse(file.path, ctx.lng),
+  };
+  const problemOf = (ctx: Ctx, record: ImportRecord, refusal: Refusal): Problem => {
+    const column = importColumns(model).find((c) => c.field === refusal.field) ?? importColumns(model)[0];
+    const value = quoted(String(record.values[column.field] ?? ""));
+    return {
+      row: record.row,
+      column: columnLabel(model, ctx.lng, column),
+      field: column.field,
+      message: refusal.message ?? translate(ctx.lng, `${NS}:problems.duplicateLive`, { value }),
+    };
   };
   const handlers: Record<string, (run: OperationRun<unknown>) => Promise<unknown>> = {
     [calls.template]: async ({ ctx, reply }) => {
@@ -85,28 +86,32 @@ function entityImport(entity: string): { files: FileIntakes; handlers: Handlers 
         )
         .send(Buffer.from(file));
     },
-    [calls.check]: async ({ ctx, file, input }) => {
+    [calls.check]: async ({ ctx, file, input, request, reply }) => {
       const mapping = await mappingFor(sqlOf(ctx), ctx, model, input);
-      return answer(await check(sqlOf(ctx), ctx, model, parsedOf(file), mapping), 0);
+      return withProgress(request, reply, ctx.lng, async (progress) =>
+        answer(await check(sqlOf(ctx), ctx, model, file!.path, { mapping, progress })),
+      );
     },
-    [calls.confirm]: async ({ ctx, file, input }) =>
-      inTransaction(ctx, async (ctx) => {
-        // One import of the entity at a time: two confirms of one file cannot both find its records absent.
-        await importLock(ctx.tx, entity);
-        const mapping = await mappingFor(ctx.tx, ctx, model, input);
-        const checked = await check(ctx.tx, ctx, model, parsedOf(file), mapping);
-        if (checked.problems.length)
-          throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problems.length }, answer(checked, 0));
-        const ids = await insertAll(ctx, model, checked.records).catch((error: unknown) => {
-          // A record added by hand between the check and the insert (a plain add takes no import lock):
-          // the unique index refused it, and the file is to be checked again.
-          if ((error as { code?: string }).code === "23505") throw new HttpError(409, `${NS}:errors.changedMeanwhile`);
-          throw error;
-        });
-        // What the user chose this time is remembered (one read from memory is there already).
-        if (inputMapping(input) !== undefined) await rememberMapping(ctx.tx, ctx.principal, entity, mapping);
-        return answer(checked, ids.length);
-      }),
+    [calls.confirm]: async ({ ctx, file, input, request, reply }) =>
+      withProgress(request, reply, ctx.lng, (progress) =>
+        inTransaction(ctx, async (ctx) => {
+          // One import of the entity at a time: two confirms of one file cannot both find its records absent.
+          await importLock(ctx.tx, entity);
+          const mapping = await mappingFor(ctx.tx, ctx, model, input);
+          const key = model.schema["x-import"]!.key[0];
+          // Each batch is written once checked; a problem met later rolls the whole back.
+          const write = async (records: ImportRecord[]) => {
+            const { ids, refused } = await writeRecords(ctx, model, records, key);
+            return { created: ids.length, problems: refused.map((r) => problemOf(ctx, records[r.index], r)) };
+          };
+          const checked = await check(ctx.tx, ctx, model, file!.path, { mapping, progress, write });
+          if (checked.problemCount)
+            throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problemCount }, answer(checked));
+          // What the user chose this time is remembered (one read from memory is there already).
+          if (inputMapping(input) !== undefined) await rememberMapping(ctx.tx, ctx.principal, entity, mapping);
+          return answer(checked);
+        }),
+      ),
   };
   return { files: { [calls.check]: intake, [calls.confirm]: intake }, handlers: handlers as unknown as Handlers };
 }

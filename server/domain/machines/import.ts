@@ -22,10 +22,14 @@ import { addNotes } from "../../entities/import/template.ts";
 import { entityKeyBase, entityNameKey, enumKey, fieldLabelKey } from "../../../src/schema/keys.ts";
 import * as store from "./import-store.ts";
 import { byNames, importLock } from "../../entities/import/store.ts";
-import { insertAll } from "../../entities/import/write.ts";
+import { writeRecords } from "../../entities/import/write.ts";
 import { normal } from "../../entities/import/columns.ts";
 
-export { IMPORT_LIMITS } from "../../entities/import/file.ts";
+/**
+ * The most rows a device file may hold (the device import reads a file whole before checking it), and
+ * its largest file (10,000 rows of the template are about 400 KB).
+ */
+export const DEVICE_LIMITS = { rows: 10_000, bytes: 10 * 1024 * 1024 };
 
 const NS = "machine_import";
 
@@ -141,7 +145,12 @@ const HEADERS: Map<string, Column> = new Map(
 
 /** Reads an arrived file, before the call takes its turn at the database: a 400 for a file it cannot take. */
 export async function parse(path: string, lng: Language): Promise<ParsedFile> {
-  const sheet = await readImportSheet(path, (key, params) => fileError(lng, key, params));
+  const sheet = await readImportSheet(
+    path,
+    (key, params) => fileError(lng, key, params),
+    undefined,
+    DEVICE_LIMITS.rows,
+  );
   const byIndex = new Map<number, Column>();
   sheet.header.cells.forEach((text, index) => {
     const column = HEADERS.get(normal(text));
@@ -340,11 +349,11 @@ const answer = (checked: Checked, created: number) => ({
 
 // ---------------------------------------------------------------- writing
 
-/** Both calls take the file the same way: up to IMPORT_LIMITS.bytes, read before their turn. */
+/** Both calls take the file the same way: up to DEVICE_LIMITS.bytes, read before their turn. */
 const importFile: FileIntake<unknown> = {
   limit: async (ctx) => ({
-    bytes: IMPORT_LIMITS.bytes,
-    tooLarge: () => fileError(ctx.lng, "tooLarge", { limit: `${IMPORT_LIMITS.bytes / 1024 / 1024} MB` }),
+    bytes: DEVICE_LIMITS.bytes,
+    tooLarge: () => fileError(ctx.lng, "tooLarge", { limit: `${DEVICE_LIMITS.bytes / 1024 / 1024} MB` }),
     missing: () => fileError(ctx.lng, "missing"),
   }),
   prepare: (ctx, file) => parse(file.path, ctx.lng),
@@ -378,12 +387,24 @@ export const importHandlers: Handlers = {
       const checked = await check(ctx.tx, ctx, parsedOf(file));
       if (checked.problems.length)
         throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problems.length }, answer(checked, 0));
-      const ids = await insertAll(ctx, machine(), checked.records).catch((error: unknown) => {
-        // A device added by hand between the check and the insert (machine-add takes no import lock):
-        // the unique index refused it, and the file is to be checked again.
-        if ((error as { code?: string }).code === "23505") throw new HttpError(409, `${NS}:errors.changedMeanwhile`);
-        throw error;
-      });
+      const { ids, refused } = await writeRecords(ctx, machine(), checked.records, "mac_name");
+      // A device added by hand between the check and the insert (machine-add takes no import lock): the
+      // unique index refused its row, and nothing is written.
+      if (refused.length) {
+        const problems = refused.map(({ index, field, message }) => {
+          const { row, values } = checked.records[index];
+          const column = COLUMNS.find((c) => c.field === field) ?? COLUMNS[0];
+          const value = quoted(String(values[column.field] ?? ""));
+          return {
+            row,
+            column: labelOf(ctx.lng, column),
+            field: column.field,
+            message: message ?? translate(ctx.lng, `${NS}:problems.duplicateLive`, { value }),
+          };
+        });
+        const failed = { ...checked, problems, skipped: 0, records: [] };
+        throw new HttpError(400, `${NS}:errors.problems`, { count: problems.length }, answer(failed, 0));
+      }
       return answer(checked, ids.length);
     }),
 };

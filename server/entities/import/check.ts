@@ -1,7 +1,9 @@
-// The generic import engine (x-import): reads a file by its headers, checks every row and answers every
-// problem by row and column in the caller's language, in a fixed number of statements whatever the
-// number of rows (one per related entity, one for the caller's live records a file may repeat). Built
-// from the device import (server/domain/machines/import.ts), whose file reading and statements it shares.
+// The generic import engine (x-import): reads a file by its headers and checks its rows a batch at a
+// time as they are read (a file of 100,000 rows is never held whole), answering every problem by row and
+// column in the caller's language. Each batch costs a fixed number of statements whatever its size: one
+// per related entity for titles not met before, one for the caller's live records the batch may repeat.
+// A confirm writes each batch as soon as it is checked, in its transaction, until a problem is met: from
+// then on it only checks, and the transaction is rolled back (all or nothing).
 import type { Queryable } from "../../db/db.ts";
 import { scopeOf, type Ctx } from "../context.ts";
 import type { EntityModel } from "../../model/model.ts";
@@ -9,7 +11,8 @@ import { validationErrors, validatorFor } from "../validation.ts";
 import { badRequest } from "../../core/errors.ts";
 import { translate, type Language } from "../../core/i18n.ts";
 import { entityNameKey } from "../../../src/schema/keys.ts";
-import { quoted, readImportSheet, type Problem } from "./file.ts";
+import { IMPORT_LIMITS, quoted, readImportSheet, type Problem } from "./file.ts";
+import type { SheetRow } from "../sheet-read.ts";
 import {
   columnLabel,
   enumValues,
@@ -24,23 +27,11 @@ import { keyText, liveByKey } from "./live.ts";
 
 export const NS = "entity_import";
 
+/** Rows checked (and written) at once. */
+export const IMPORT_BATCH = 2_000;
+
 export const fileError = (lng: Language, key: string, params: Record<string, unknown> = {}) =>
   badRequest([{ field: "file", keyword: key, message: translate(lng, `${NS}:errors.${key}`, params) }]);
-
-/** A file as read, before its columns are known: its header row's texts and its rows' cells. */
-export interface ParsedFile {
-  header: string[];
-  rows: { row: number; cells: string[] }[];
-}
-
-/** A file's columns bound to fields: its rows' texts by column, and the problems of its header row. */
-interface BoundFile {
-  rows: { row: number; values: Map<ImportColumn, string> }[];
-  problems: Problem[];
-  present: Set<ImportColumn>;
-  /** Each header of the file and the field it fills (null: none), as the answer tells the console. */
-  headers: { header: string; field: string | null }[];
-}
 
 /**
  * A user's choice of field for a header the file names in its own words (normalised header -> field); the
@@ -48,80 +39,39 @@ interface BoundFile {
  */
 export type Mapping = Record<string, string>;
 
-/** Reads an arrived file, before the call takes its turn at the database: a 400 for a file it cannot take. */
-export async function parse(path: string, lng: Language): Promise<ParsedFile> {
-  const sheet = await readImportSheet(path, (key, params) => fileError(lng, key, params));
-  const rows = sheet.rows.filter((r) => r.cells.some((cell) => cell.trim() !== ""));
-  if (rows.length === 0) throw fileError(lng, "empty");
-  return { header: sheet.header.cells, rows };
+/** A checked row ready to be written: its values by field, and the file's row it came from. */
+export interface ImportRecord {
+  row: number;
+  values: Record<string, unknown>;
 }
 
-/** Binds a file's columns: by header (a label in any language, or the field name), else by the mapping. */
-function bind(model: EntityModel, file: ParsedFile, lng: Language, mapping: Mapping): BoundFile {
-  const headers = headerTexts(model);
-  const columns = importColumns(model);
-  const byIndex = new Map<number, ImportColumn>();
-  const taken = () => new Set(byIndex.values());
-  file.header.forEach((text, index) => {
-    const column = headers.get(normal(text));
-    if (column && !taken().has(column)) byIndex.set(index, column);
-  });
-  // Then the user's choices, for headers no name matched, each field once.
-  file.header.forEach((text, index) => {
-    const column = columns.find((c) => c.field === mapping[normal(text)]);
-    if (!byIndex.has(index) && column && !taken().has(column)) byIndex.set(index, column);
-  });
-  const present = taken();
-  const problems = columns
-    .filter((c) => c.required && !present.has(c))
-    .map((c) => ({
-      row: 1,
-      column: columnLabel(model, lng, c),
-      field: c.field,
-      message: translate(lng, `${NS}:problems.columnMissing`),
-    }));
-  const rows: BoundFile["rows"] = [];
-  for (const { row, cells } of file.rows) {
-    const values = new Map<ImportColumn, string>();
-    for (const [index, column] of byIndex) {
-      const text = (cells[index] ?? "").trim();
-      if (text) values.set(column, text);
-    }
-    rows.push({ row, values });
-  }
-  const headerList = file.header
-    .map((header, index) => ({ header, field: byIndex.get(index)?.field ?? null }))
-    .filter((h) => h.header.trim() !== "");
-  return { rows, problems, present, headers: headerList };
+/** How far a check has gone: rows checked, and the share of the file read (0..1). */
+export interface ImportProgress {
+  rows: number;
+  read: number;
 }
 
 export interface Checked {
   rows: number;
-  headers: BoundFile["headers"];
-  /** The records to insert, with the file's row each came from. */
-  records: { row: number; values: Record<string, unknown> }[];
+  /** Each header of the file and the field it fills (null: none), as the answer tells the console. */
+  headers: { header: string; field: string | null }[];
+  /** Rows written (by a confirm's writer; 0 when anything was wrong). */
+  created: number;
   skipped: number;
+  /** The first IMPORT_LIMITS.problems problems, by row and column. */
   problems: Problem[];
+  problemCount: number;
 }
 
-/**
- * Titles -> ids of one related entity among those the caller sees, in one statement. A title that names
- * several, one of them the caller's own (every agent has its "Drinks" category), is the caller's.
- */
-async function lookup(db: Queryable, ctx: Ctx, column: ImportColumn, titles: Set<string>) {
-  const found = new Map<string, { id: number; own: boolean }[]>();
-  if (titles.size === 0) return new Map<string, number[]>();
-  for (const row of await byNames(db, scopeOf(ctx.principal), column.relation!, [column.titleField!], titles)) {
-    const title = String(row[column.titleField!]);
-    const own = row.agent_id !== undefined && Number(row.agent_id) === ctx.principal.agentId;
-    found.set(title, [...(found.get(title) ?? []), { id: Number(row.id), own }]);
-  }
-  return new Map(
-    [...found].map(([title, rows]) => {
-      const own = rows.filter((r) => r.own);
-      return [title, (rows.length > 1 && own.length === 1 ? own : rows).map((r) => r.id)];
-    }),
-  );
+export interface CheckOptions {
+  /** The user's mapping of headers no name matched. */
+  mapping?: Mapping;
+  /**
+   * Writes a batch of checked rows (a confirm), while the file has had no problem: answers how many it
+   * wrote, or the problems of rows the database refused (then nothing more is written).
+   */
+  write?: (records: ImportRecord[]) => Promise<{ created: number; problems: Problem[] }>;
+  progress?: (progress: ImportProgress) => void;
 }
 
 /** A number as a file writes it ("1,250.50" too); undefined when it is none. */
@@ -130,141 +80,6 @@ const numberOf = (text: string): number | undefined => {
   return text.trim() !== "" && Number.isFinite(n) ? n : undefined;
 };
 
-export async function check(
-  db: Queryable,
-  ctx: Ctx,
-  model: EntityModel,
-  parsed: ParsedFile,
-  mapping: Mapping = {},
-): Promise<Checked> {
-  const lng = ctx.lng;
-  const columns = importColumns(model);
-  const file = bind(model, parsed, lng, mapping);
-  const { rows, present } = file;
-  const problems = [...file.problems];
-  const p = (key: string, params?: Record<string, unknown>) => translate(lng, `${NS}:problems.${key}`, params);
-  const add = (row: number, column: ImportColumn, message: string) =>
-    problems.push({ row, column: columnLabel(model, lng, column), field: column.field, message });
-
-  // One statement per related entity, whatever the number of rows.
-  const found = new Map<ImportColumn, Map<string, number[]>>();
-  for (const column of columns.filter((c) => c.relation)) {
-    const titles = new Set(
-      rows.flatMap((r) => {
-        const text = r.values.get(column);
-        if (text === undefined) return [];
-        return column.kind === "list" ? listItems(text).map(normal) : [normal(text)];
-      }),
-    );
-    found.set(column, await lookup(db, ctx, column, titles));
-  }
-  const enums = new Map(columns.filter((c) => c.kind === "enum").map((c) => [c, enumValues(model, c)]));
-
-  /** A related record by its title: its id, or a problem. */
-  const relationId = (row: number, column: ImportColumn, text: string): number | undefined => {
-    const ids = found.get(column)!.get(normal(text)) ?? [];
-    if (ids.length === 1) return ids[0];
-    const entity = translate(lng, entityNameKey(column.relation!));
-    add(row, column, p(ids.length ? "ambiguous" : "unknown", { entity, value: quoted(text) }));
-  };
-
-  const validate = validatorFor(model, "create");
-  const candidates: Checked["records"] = [];
-  for (const { row, values } of rows) {
-    const record: Record<string, unknown> = {};
-    // A column missing from the file is reported once, on its header row, not on every row.
-    const reported = new Set<string>(columns.filter((c) => !present.has(c)).map((c) => c.field));
-    const before = problems.length;
-    for (const column of columns) {
-      const text = values.get(column);
-      if (text === undefined) continue;
-      const count = problems.length;
-      record[column.field] = cellValue(column, text, row);
-      if (problems.length > count) reported.add(column.field);
-    }
-    // A confirmation the schema asks beside a column (a password's) is the column's own value.
-    for (const rule of model.schema["x-compare"] ?? [])
-      if (rule.op === "eq" && record[rule.other] !== undefined && !columns.some((c) => c.field === rule.field))
-        record[rule.field] = record[rule.other];
-    // The entity schema's own rules (required, patterns, lengths, ranges), in the caller's words.
-    for (const error of validationErrors(model, validate, record, lng)) {
-      const field = error.field.split("/")[0];
-      const column = columns.find((c) => c.field === field);
-      if (!column || reported.has(field)) continue;
-      reported.add(field);
-      add(row, column, error.message);
-    }
-    if (problems.length === before) candidates.push({ row, values: record });
-  }
-
-  /** What a cell holds, as the record's value; a problem (and the text as it is) when it is not one. */
-  function cellValue(column: ImportColumn, text: string, row: number): unknown {
-    switch (column.kind) {
-      case "enum": {
-        const value = enums.get(column)!.get(normal(text));
-        if (value !== undefined) return value;
-        const allowed = [...new Set(enums.get(column)!.values())].join(", ");
-        add(row, column, p("badValue", { value: quoted(text), allowed }));
-        return text;
-      }
-      case "relation":
-        return relationId(row, column, text);
-      case "list":
-        return column.items === "relation"
-          ? listItems(text).map((item) => relationId(row, column, item))
-          : listItems(text);
-      case "money": {
-        const n = numberOf(text);
-        // Entered with two decimals, kept in minor units; a bad one is left to the schema's rule.
-        return n === undefined ? text : Math.round(n * 100);
-      }
-      case "integer":
-      case "number":
-        return numberOf(text) ?? text;
-      default:
-        return text;
-    }
-  }
-
-  // Duplicates within the file: a key met on an earlier row.
-  const key = model.schema["x-import"]!.key;
-  const keyColumns = key.map((field) => columns.find((c) => c.field === field)!);
-  const keyOf = (values: Record<string, unknown>) => keyText(key, values, values);
-  const first = new Map<string, number>();
-  for (const { row, values } of candidates) {
-    const k = keyOf(values);
-    const earlier = first.get(k);
-    if (earlier === undefined) first.set(k, row);
-    else add(row, keyColumns[0], p("duplicateInFile", { value: quoted(String(values[key[0]])), row: earlier }));
-  }
-
-  // Against the caller's own live records, in one statement: the same record with the same values is
-  // imported already (skipped); with other values, a problem.
-  const live = await liveByKey(db, ctx, model, key, candidates);
-  // A password is stored hashed: the same record is the same in every other column.
-  const compared = columns.filter((c) => !model.hashed.has(c.field));
-  // A cell left empty took the field's default when the record was written.
-  const defaults = new Map(columns.map((c) => [c.field, model.fields.get(c.field)!.node.default]));
-  const records: Checked["records"] = [];
-  let skipped = 0;
-  for (const candidate of candidates) {
-    const existing = live.get(keyOf(candidate.values));
-    if (!existing) records.push(candidate);
-    else if (compared.every((c) => same(existing[c.field], candidate.values[c.field] ?? defaults.get(c.field))))
-      skipped++;
-    else add(candidate.row, keyColumns[0], p("duplicateLive", { value: quoted(String(candidate.values[key[0]])) }));
-  }
-  const order = new Map(columns.map((c, i) => [c.field, i]));
-  problems.sort((a, b) => a.row - b.row || order.get(a.field)! - order.get(b.field)!);
-  return {
-    rows: rows.length,
-    headers: file.headers,
-    records: problems.length ? [] : records,
-    skipped: problems.length ? 0 : skipped,
-    problems,
-  };
-}
-
 /** A stored value and a file's as equal: numbers as numbers (bigint columns read as text), lists item by item. */
 function same(stored: unknown, value: unknown): boolean {
   if (value === undefined) return stored === null || stored === undefined;
@@ -272,4 +87,286 @@ function same(stored: unknown, value: unknown): boolean {
     return Array.isArray(stored) && stored.length === value.length && value.every((v, i) => same(stored[i], v));
   if (typeof value === "number") return stored !== null && Number(stored) === value;
   return stored === value;
+}
+
+/** One file's check: what it has learnt so far (its columns, titles met, keys met, problems). */
+class FileCheck {
+  readonly lng: Language;
+  readonly columns: ImportColumn[];
+  private readonly key: string[];
+  private readonly keyColumn: ImportColumn;
+  private readonly validate;
+  private readonly enums: Map<ImportColumn, Map<string, string | number>>;
+  /** A related record's ids by its title, for every title met so far (one statement per batch's new ones). */
+  private readonly titles = new Map<ImportColumn, Map<string, number[]>>();
+  /** The row each key was first met on. */
+  private readonly firstRow = new Map<string, number>();
+  private readonly compared: ImportColumn[];
+  private readonly defaults: Map<string, unknown>;
+  private byIndex = new Map<number, ImportColumn>();
+  private present = new Set<ImportColumn>();
+  headers: Checked["headers"] = [];
+  bound = false;
+  rows = 0;
+  skipped = 0;
+  problems: Problem[] = [];
+  problemCount = 0;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly ctx: Ctx,
+    private readonly model: EntityModel,
+    private readonly mapping: Mapping,
+  ) {
+    this.lng = ctx.lng;
+    this.columns = importColumns(model);
+    this.key = model.schema["x-import"]!.key;
+    this.keyColumn = this.columns.find((c) => c.field === this.key[0])!;
+    this.validate = validatorFor(model, "create");
+    this.enums = new Map(this.columns.filter((c) => c.kind === "enum").map((c) => [c, enumValues(model, c)]));
+    // A password is stored hashed: the same record is the same in every other column.
+    this.compared = this.columns.filter((c) => !model.hashed.has(c.field));
+    // A cell left empty took the field's default when the record was written.
+    this.defaults = new Map(this.columns.map((c) => [c.field, model.fields.get(c.field)!.node.default]));
+  }
+
+  private text(key: string, params?: Record<string, unknown>) {
+    return translate(this.lng, `${NS}:problems.${key}`, params);
+  }
+
+  /** Adds problems in the file's order (the first IMPORT_LIMITS.problems kept, every one counted). */
+  report(found: Problem[]): void {
+    const order = new Map(this.columns.map((c, i) => [c.field, i]));
+    found.sort((a, b) => a.row - b.row || (order.get(a.field) ?? 0) - (order.get(b.field) ?? 0));
+    this.problemCount += found.length;
+    this.problems.push(...found.slice(0, Math.max(0, IMPORT_LIMITS.problems - this.problems.length)));
+  }
+
+  problem(row: number, column: ImportColumn, message: string): Problem {
+    return { row, column: columnLabel(this.model, this.lng, column), field: column.field, message };
+  }
+
+  /** Binds the header row's columns: by header (a label in any language, or the field name), else by the mapping. */
+  bind(header: SheetRow): void {
+    const texts = headerTexts(this.model);
+    const taken = () => new Set(this.byIndex.values());
+    header.cells.forEach((text, index) => {
+      const column = texts.get(normal(text));
+      if (column && !taken().has(column)) this.byIndex.set(index, column);
+    });
+    // Then the user's choices, for headers no name matched, each field once.
+    header.cells.forEach((text, index) => {
+      const column = this.columns.find((c) => c.field === this.mapping[normal(text)]);
+      if (!this.byIndex.has(index) && column && !taken().has(column)) this.byIndex.set(index, column);
+    });
+    this.present = taken();
+    this.headers = header.cells
+      .map((text, index) => ({ header: text, field: this.byIndex.get(index)?.field ?? null }))
+      .filter((h) => h.header.trim() !== "");
+    this.report(
+      this.columns
+        .filter((c) => c.required && !this.present.has(c))
+        .map((c) => this.problem(1, c, this.text("columnMissing"))),
+    );
+    this.bound = true;
+  }
+
+  /** Titles -> ids of one related entity among those the caller sees, for the titles not met before. */
+  private async lookup(column: ImportColumn, wanted: Set<string>): Promise<void> {
+    let known = this.titles.get(column);
+    if (!known) this.titles.set(column, (known = new Map()));
+    const titles = new Set([...wanted].filter((t) => !known.has(t)));
+    if (titles.size === 0) return;
+    const found = new Map<string, { id: number; own: boolean }[]>([...titles].map((t) => [t, []]));
+    const { agentId } = this.ctx.principal;
+    for (const row of await byNames(
+      this.db,
+      scopeOf(this.ctx.principal),
+      column.relation!,
+      [column.titleField!],
+      titles,
+    )) {
+      const title = String(row[column.titleField!]);
+      found
+        .get(title)
+        ?.push({ id: Number(row.id), own: row.agent_id !== undefined && Number(row.agent_id) === agentId });
+    }
+    // A title that names several, one of them the caller's own (every agent has its "Drinks" category), is the caller's.
+    for (const [title, rows] of found) {
+      const own = rows.filter((r) => r.own);
+      known.set(
+        title,
+        (rows.length > 1 && own.length === 1 ? own : rows).map((r) => r.id),
+      );
+    }
+  }
+
+  /** Checks a batch of rows; answers those ready to be written (none once the file has a problem). */
+  async batch(rows: SheetRow[]): Promise<ImportRecord[]> {
+    const { columns } = this;
+    const found: Problem[] = [];
+    const add = (row: number, column: ImportColumn, message: string) => found.push(this.problem(row, column, message));
+    const bound = rows.map(({ row, cells }) => {
+      const values = new Map<ImportColumn, string>();
+      for (const [index, column] of this.byIndex) {
+        const text = (cells[index] ?? "").trim();
+        if (text) values.set(column, text);
+      }
+      return { row, values };
+    });
+    this.rows += rows.length;
+
+    for (const column of columns.filter((c) => c.relation))
+      await this.lookup(
+        column,
+        new Set(
+          bound.flatMap((r) => {
+            const text = r.values.get(column);
+            if (text === undefined) return [];
+            return column.kind === "list" ? listItems(text).map(normal) : [normal(text)];
+          }),
+        ),
+      );
+
+    /** A related record by its title: its id, or a problem. */
+    const relationId = (row: number, column: ImportColumn, text: string): number | undefined => {
+      const ids = this.titles.get(column)!.get(normal(text)) ?? [];
+      if (ids.length === 1) return ids[0];
+      const entity = translate(this.lng, entityNameKey(column.relation!));
+      add(row, column, this.text(ids.length ? "ambiguous" : "unknown", { entity, value: quoted(text) }));
+    };
+
+    /** What a cell holds, as the record's value; a problem (and the text as it is) when it is not one. */
+    const cellValue = (column: ImportColumn, text: string, row: number): unknown => {
+      switch (column.kind) {
+        case "enum": {
+          const value = this.enums.get(column)!.get(normal(text));
+          if (value !== undefined) return value;
+          const allowed = [...new Set(this.enums.get(column)!.values())].join(", ");
+          add(row, column, this.text("badValue", { value: quoted(text), allowed }));
+          return text;
+        }
+        case "relation":
+          return relationId(row, column, text);
+        case "list":
+          return column.items === "relation"
+            ? listItems(text).map((item) => relationId(row, column, item))
+            : listItems(text);
+        case "money": {
+          const n = numberOf(text);
+          // Entered with two decimals, kept in minor units; a bad one is left to the schema's rule.
+          return n === undefined ? text : Math.round(n * 100);
+        }
+        case "integer":
+        case "number":
+          return numberOf(text) ?? text;
+        default:
+          return text;
+      }
+    };
+
+    const candidates: ImportRecord[] = [];
+    for (const { row, values } of bound) {
+      const record: Record<string, unknown> = {};
+      // A column missing from the file is reported once, on its header row, not on every row.
+      const reported = new Set<string>(columns.filter((c) => !this.present.has(c)).map((c) => c.field));
+      const before = found.length;
+      for (const column of columns) {
+        const text = values.get(column);
+        if (text === undefined) continue;
+        const count = found.length;
+        record[column.field] = cellValue(column, text, row);
+        if (found.length > count) reported.add(column.field);
+      }
+      // A confirmation the schema asks beside a column (a password's) is the column's own value.
+      for (const rule of this.model.schema["x-compare"] ?? [])
+        if (rule.op === "eq" && record[rule.other] !== undefined && !columns.some((c) => c.field === rule.field))
+          record[rule.field] = record[rule.other];
+      // The entity schema's own rules (required, patterns, lengths, ranges), in the caller's words.
+      for (const error of validationErrors(this.model, this.validate, record, this.lng)) {
+        const field = error.field.split("/")[0];
+        const column = columns.find((c) => c.field === field);
+        if (!column || reported.has(field)) continue;
+        reported.add(field);
+        add(row, column, error.message);
+      }
+      if (found.length === before) candidates.push({ row, values: record });
+    }
+
+    // Duplicates within the file: a key met on an earlier row.
+    const keyOf = (values: Record<string, unknown>) => keyText(this.key, values, values);
+    const unique: ImportRecord[] = [];
+    for (const candidate of candidates) {
+      const k = keyOf(candidate.values);
+      const earlier = this.firstRow.get(k);
+      if (earlier === undefined) {
+        this.firstRow.set(k, candidate.row);
+        unique.push(candidate);
+      } else
+        add(
+          candidate.row,
+          this.keyColumn,
+          this.text("duplicateInFile", { value: quoted(String(candidate.values[this.key[0]])), row: earlier }),
+        );
+    }
+
+    // Against the caller's own live records, in one statement: the same record with the same values is
+    // imported already (skipped); with other values, a problem.
+    const live = await liveByKey(this.db, this.ctx, this.model, this.key, unique);
+    const records: ImportRecord[] = [];
+    for (const candidate of unique) {
+      const existing = live.get(keyOf(candidate.values));
+      if (!existing) records.push(candidate);
+      else if (
+        this.compared.every((c) => same(existing[c.field], candidate.values[c.field] ?? this.defaults.get(c.field)))
+      )
+        this.skipped++;
+      else
+        add(
+          candidate.row,
+          this.keyColumn,
+          this.text("duplicateLive", { value: quoted(String(candidate.values[this.key[0]])) }),
+        );
+    }
+    this.report(found);
+    return this.problemCount ? [] : records;
+  }
+}
+
+/**
+ * Checks a file of an entity's records, a batch at a time as it is read; with options.write (a confirm),
+ * writes each batch once checked while the file has had no problem. A file that cannot be read is a 400.
+ */
+export async function check(
+  db: Queryable,
+  ctx: Ctx,
+  model: EntityModel,
+  path: string,
+  options: CheckOptions = {},
+): Promise<Checked> {
+  const file = new FileCheck(db, ctx, model, options.mapping ?? {});
+  let created = 0;
+  const sheet = await readImportSheet(path, (key, params) => fileError(ctx.lng, key, params), {
+    batch: IMPORT_BATCH,
+    async onRows(header, rows, read) {
+      if (!file.bound) file.bind(header);
+      const records = await file.batch(rows);
+      if (options.write && records.length && !file.problemCount) {
+        const written = await options.write(records);
+        created += written.created;
+        file.report(written.problems);
+      }
+      options.progress?.({ rows: file.rows, read });
+    },
+  });
+  if (sheet.count === 0) throw fileError(ctx.lng, "empty");
+  const clean = file.problemCount === 0;
+  return {
+    rows: file.rows,
+    headers: file.headers,
+    created: clean ? created : 0,
+    skipped: clean ? file.skipped : 0,
+    problems: file.problems,
+    problemCount: file.problemCount,
+  };
 }

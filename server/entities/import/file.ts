@@ -1,27 +1,27 @@
 // What every spreadsheet import (the device import's and the generic engine's) shares about a file: its
 // size and reading limits, how a problem is reported, and how a cell is quoted in one.
-import { readSheet, SheetError, type SheetLimits } from "../sheet-read.ts";
+import { readSheet, SheetError, type RowReader, type SheetLimits } from "../sheet-read.ts";
 import { IMPORT_ROWS } from "../../../src/schema/imports.ts";
 
 /**
  * The most rows one file may hold, the most problems an answer lists (all are counted), and the largest
- * file taken (a 10,000-row file is about 400 KB).
+ * file taken (a 100,000-row XLSX of ten columns is about 4 MB; as CSV about 10 MB).
  */
-export const IMPORT_LIMITS = { rows: IMPORT_ROWS, problems: 1_000, bytes: 10 * 1024 * 1024 };
+export const IMPORT_LIMITS = { rows: IMPORT_ROWS, problems: 1_000, bytes: 20 * 1024 * 1024 };
 
 /**
  * How a file is read (server/entities/sheet-read.ts): the first sheet of an XLSX workbook, or a CSV file,
  * as a stream, never as a whole model. Columns past the 64th are not read (a file's columns may come in
  * any order, with others between them); a cell is cut at 2,048 characters, past every field's own length
- * (a remark's 2,000: the field's rule still refuses a longer one); unpacked, a file's text may be 32 MB
- * (10,000 rows of the template's ten columns are about 5 MB); reading stops at the 10,001st row, and
- * after 20 s.
+ * (a remark's 2,000: the field's rule still refuses a longer one); unpacked, a file's text may be 64 MB
+ * (100,000 rows of the template's ten columns are about 50 MB); reading stops at the 100,001st row, and
+ * after 20 s of reading (the check's own work on the rows not counted).
  */
 export const SHEET_LIMITS: SheetLimits = {
   maxRows: IMPORT_LIMITS.rows,
   maxColumns: 64,
   maxCellChars: 2048,
-  maxTextBytes: 32 * 1024 * 1024,
+  maxTextBytes: 64 * 1024 * 1024,
   timeoutMs: 20_000,
 };
 
@@ -39,19 +39,22 @@ export interface Problem {
 }
 
 /**
- * An arrived file's first sheet, read within SHEET_LIMITS; a file it cannot take is refused with the 400
- * `refusal` makes of the problem's key and its figures (in the import's own words).
+ * An arrived file's first sheet, read within SHEET_LIMITS (its rows handed to `reader` as they come, when
+ * there is one; at most maxRows data rows); a file it cannot take is refused with the 400 `refusal` makes of the problem's key and its
+ * figures (in the import's own words).
  */
 export async function readImportSheet(
   path: string,
   refusal: (key: string, params: Record<string, unknown>) => Error,
+  reader?: RowReader,
+  maxRows = IMPORT_LIMITS.rows,
 ): Promise<Awaited<ReturnType<typeof readSheet>>> {
   try {
-    return await readSheet(path, SHEET_LIMITS);
+    return await readSheet(path, { ...SHEET_LIMITS, maxRows }, reader);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     if (error.problem === "tooLarge")
       throw refusal("contentTooLarge", { limit: `${SHEET_LIMITS.maxTextBytes / 1024 / 1024} MB` });
-    throw refusal(error.problem, { limit: IMPORT_LIMITS.rows, ...error.params });
+    throw refusal(error.problem, { limit: maxRows, ...error.params });
   }
 }

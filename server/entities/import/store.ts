@@ -4,7 +4,7 @@
 // file never both insert its records.
 import { q } from "../../core/sql.ts";
 import type { Queryable } from "../../db/db.ts";
-import { scopeClause, type Scope } from "../repository.ts";
+import { scopeClause, type Row, type Scope } from "../repository.ts";
 import { modelOf } from "../../model/model.ts";
 
 /**
@@ -34,13 +34,17 @@ export async function importLock(tx: Queryable, entity: string): Promise<void> {
   await tx.query(`select pg_advisory_xact_lock(hashtext($1))`, [`${entity}-import`]);
 }
 
-/** Inserts rows of an entity in one statement, each with every one of the columns (null when it has none); answers their ids. */
+/**
+ * Inserts rows of an entity in one statement, each with every one of the columns (null when it has none);
+ * answers their ids (whole rows when `whole`), in the order given.
+ */
 export async function insertRows(
   tx: Queryable,
   entity: string,
   columns: string[],
   records: Record<string, unknown>[],
-): Promise<number[]> {
+  whole = false,
+): Promise<Row[]> {
   const values: unknown[] = [];
   const tuples = records.map(
     (row) =>
@@ -51,11 +55,11 @@ export async function insertRows(
         return `$${values.length}`;
       })})`,
   );
-  const { rows } = await tx.query<{ id: number }>(
-    `insert into ${q(modelOf(entity).table)} (${columns.map(q).join(", ")}) values ${tuples.join(", ")} returning id`,
+  const { rows } = await tx.query<Row>(
+    `insert into ${q(modelOf(entity).table)} (${columns.map(q).join(", ")}) values ${tuples.join(", ")} returning ${whole ? "*" : "id"}`,
     values,
   );
-  return rows.map((r) => Number(r.id));
+  return rows;
 }
 
 /** Audits the creation of imported records, each with its changes, in one statement. */
