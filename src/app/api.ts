@@ -170,27 +170,38 @@ export async function download(call: string, query: Query): Promise<void> {
   saveFile(await fetchFile(call, query));
 }
 
+/** How far a call that tells its progress has got (an import's check: rows checked, share of the file read). */
+export interface WorkProgress {
+  rows: number;
+  read: number;
+}
+
 /**
  * Posts one file (multipart, part "file") to a call and answers the envelope's data, reporting the
- * upload's progress (0 to 1): XMLHttpRequest, since fetch reports none.
+ * upload's progress (0 to 1): XMLHttpRequest, since fetch reports none. With onWork, the server is asked
+ * to tell its own progress as JSON lines (application/x-ndjson), each heard as it comes, the last line
+ * being the call's envelope.
  */
 export function postFile<C extends DeclaredCall>(
   call: C,
   file: Blob,
   name: string,
   onProgress?: (fraction: number) => void,
+  onWork?: (progress: WorkProgress) => void,
 ): Promise<OperationAnswers[C]>;
 export function postFile<T>(
   call: string,
   file: Blob,
   name: string,
   onProgress?: (fraction: number) => void,
+  onWork?: (progress: WorkProgress) => void,
 ): Promise<T>;
 export function postFile(
   call: string,
   file: Blob,
   name: string,
   onProgress?: (fraction: number) => void,
+  onWork?: (progress: WorkProgress) => void,
 ): Promise<unknown> {
   const { Authorization, Locale, Source } = headers() as Record<string, string>;
   const form = new FormData();
@@ -200,8 +211,26 @@ export function postFile(
     request.open("POST", `/merchant/${call}`);
     for (const [key, value] of Object.entries({ Locale, Source, Authorization }))
       if (value) request.setRequestHeader(key, value);
+    if (onWork) request.setRequestHeader("Accept", "application/x-ndjson, application/json");
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress?.(event.loaded / event.total);
+    };
+    // Each complete progress line as it arrives.
+    let heard = 0;
+    request.onprogress = () => {
+      if (!onWork) return;
+      const text = request.responseText;
+      const end = text.lastIndexOf("\n");
+      if (end < heard) return;
+      for (const line of text.slice(heard, end).split("\n")) {
+        try {
+          const parsed = JSON.parse(line) as { progress?: WorkProgress };
+          if (parsed.progress) onWork(parsed.progress);
+        } catch {
+          // not a progress line
+        }
+      }
+      heard = end + 1;
     };
     request.onerror = () => {
       reportReached(false);
@@ -212,7 +241,9 @@ export function postFile(
       type Envelope = { code?: number; message?: string; data?: { errors?: FieldError[] } };
       let envelope: Envelope | null;
       try {
-        envelope = JSON.parse(request.responseText) as Envelope;
+        // The envelope is the answer, or the last of its lines.
+        const lines = request.responseText.trim().split("\n");
+        envelope = JSON.parse(lines[lines.length - 1]) as Envelope;
       } catch {
         envelope = null;
       }
@@ -220,7 +251,7 @@ export function postFile(
       else
         reject(
           new ApiError(
-            request.status,
+            request.status === 200 && envelope?.code ? envelope.code : request.status,
             envelope?.message ?? i18n.t("common:messages.networkError"),
             envelope?.data?.errors ?? [],
             envelope?.data,

@@ -23,7 +23,7 @@ import {
 } from "antd";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { download, postFile, type ApiError } from "../../app/api.ts";
+import { download, postFile, type ApiError, type WorkProgress } from "../../app/api.ts";
 import { allowed } from "../../app/providers/access-control.ts";
 import type { MachineImportCheckAnswer } from "../../generated/types.ts";
 
@@ -33,9 +33,9 @@ type Problem = ImportAnswer["problems"][number];
 
 type Stage =
   | { step: "upload" }
-  | { step: "uploading"; name: string; progress: number }
+  | { step: "uploading"; name: string; progress: number; work?: WorkProgress }
   | { step: "checked"; file: File; answer: ImportAnswer }
-  | { step: "confirming"; file: File; answer: ImportAnswer }
+  | { step: "confirming"; file: File; answer: ImportAnswer; work?: WorkProgress }
   | { step: "done"; answer: ImportAnswer };
 
 const STEP_INDEX: Record<Stage["step"], number> = { upload: 1, uploading: 1, checked: 2, confirming: 3, done: 3 };
@@ -58,7 +58,8 @@ const withMapping = (call: string, mapping: Record<string, string> | undefined) 
   mapping && Object.keys(mapping).length ? `${call}?mapping=${encodeURIComponent(JSON.stringify(mapping))}` : call;
 
 export function ImportWizard({ calls, permission, ns, words, back, fields, className }: ImportWizardProps) {
-  const { t: translate } = useTranslation([ns, "common", "errors"]);
+  const { t: translate, i18n } = useTranslation([ns, "common", "errors"]);
+  const { language } = i18n;
   const t = (key: string, params?: Record<string, unknown>) =>
     translate(key.includes(":") ? key : `${ns}:${key}`, { ...words, ...params });
   const { message } = App.useApp();
@@ -84,8 +85,12 @@ export function ImportWizard({ calls, permission, ns, words, back, fields, class
     setError(undefined);
     setStage({ step: "uploading", name: file.name, progress: 0 });
     try {
-      const answer = await postFile<ImportAnswer>(withMapping(calls.check, chosen), file, file.name, (progress) =>
-        setStage({ step: "uploading", name: file.name, progress }),
+      const answer = await postFile<ImportAnswer>(
+        withMapping(calls.check, chosen),
+        file,
+        file.name,
+        (progress) => setStage({ step: "uploading", name: file.name, progress }),
+        (work) => setStage({ step: "uploading", name: file.name, progress: 1, work }),
       );
       setStage({ step: "checked", file, answer });
     } catch (e) {
@@ -98,7 +103,13 @@ export function ImportWizard({ calls, permission, ns, words, back, fields, class
     setError(undefined);
     setStage({ step: "confirming", file, answer: checked });
     try {
-      const answer = await postFile<ImportAnswer>(withMapping(calls.confirm, mapping), file, file.name);
+      const answer = await postFile<ImportAnswer>(
+        withMapping(calls.confirm, mapping),
+        file,
+        file.name,
+        undefined,
+        (work) => setStage({ step: "confirming", file, answer: checked, work }),
+      );
       setStage({ step: "done", answer });
     } catch (e) {
       const refused = e as ApiError;
@@ -158,9 +169,13 @@ export function ImportWizard({ calls, permission, ns, words, back, fields, class
               <p className="ant-upload-hint">{t("wizard.dropHint")}</p>
             </Upload.Dragger>
             {stage.step === "uploading" && (
-              <div className="import-wizard-progress">
-                <Typography.Text>{t("wizard.uploading", { name: stage.name })}</Typography.Text>
-                <Progress percent={Math.round(stage.progress * 100)} status="active" />
+              <div className="import-wizard-progress" role="status">
+                <Typography.Text>
+                  {stage.work
+                    ? t("wizard.checking", { name: stage.name, rows: stage.work.rows.toLocaleString(language) })
+                    : t("wizard.uploading", { name: stage.name })}
+                </Typography.Text>
+                <Progress percent={Math.round((stage.work ? stage.work.read : stage.progress) * 100)} status="active" />
               </div>
             )}
           </>
@@ -185,6 +200,8 @@ export function ImportWizard({ calls, permission, ns, words, back, fields, class
             t={t}
             answer={stage.answer}
             busy={stage.step === "confirming"}
+            work={stage.step === "confirming" ? stage.work : undefined}
+            language={language}
             onConfirm={() => void confirm(stage.file, stage.answer)}
             onRestart={restart}
           />
@@ -273,12 +290,17 @@ function Checked({
   t,
   answer,
   busy,
+  work,
+  language,
   onConfirm,
   onRestart,
 }: {
   t: T;
   answer: ImportAnswer;
   busy: boolean;
+  /** How far the confirm has got, while it writes. */
+  work?: WorkProgress;
+  language: string;
   onConfirm: () => void;
   onRestart: () => void;
 }) {
@@ -339,6 +361,12 @@ function Checked({
               {t("wizard.another")}
             </Button>
           </Space>
+          {busy && work && (
+            <div className="import-wizard-progress" role="status">
+              <Typography.Text>{t("wizard.importing", { rows: work.rows.toLocaleString(language) })}</Typography.Text>
+              <Progress percent={Math.round(work.read * 100)} status="active" />
+            </div>
+          )}
         </>
       )}
     </Space>
