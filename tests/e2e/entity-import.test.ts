@@ -135,6 +135,41 @@ describe("the goods import wizard", () => {
     expect(errors).toEqual([]);
   });
 
+  it("shows how far the check and the import of 10,000 rows have got, as the server tells it", async () => {
+    const { page, errors } = tab;
+    const en = wizard("en");
+    const titles = Array.from({ length: 10_000 }, (_, i) => `E2E Bulk ${i}`);
+    const data = await file(goodsFields("th").title.label, titles);
+    await page.goto(`${c.url}/goods/list`);
+    // Every text the progress line shows, recorded as the page draws it (it passes in a second or two).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        for (const line of document.querySelectorAll(".import-wizard-progress .ant-typography"))
+          if (line.textContent && seen.at(-1) !== line.textContent) seen.push(line.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.locator(".list-toolbar").getByRole("button", { name: en.open }).click();
+    await page
+      .locator(".import-wizard input[type=file]")
+      .setInputFiles({ name: "bulk.xlsx", mimeType: XLSX, buffer: data });
+    const confirm = page.getByRole("button", { name: en.confirm.replace("{{count}}", "10000") });
+    await confirm.waitFor({ timeout: 120_000 });
+    await confirm.click();
+    await page.getByText(en.doneTitle.replace("{{count}}", "10000")).waitFor({ timeout: 120_000 });
+    expect(await count("E2E Bulk %")).toBe(10_000);
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    // The upload, then the check's rows in batches of about 2,000 (the first batch's always told), then the import's.
+    const checking = en.checking.replace("{{name}}", "bulk.xlsx");
+    const told = (template: string) =>
+      seen.filter((text) => new RegExp(`^${template.replace("{{rows}}", "\\d{1,2},\\d{3}")}$`).test(text));
+    expect(seen[0]).toBe(en.uploading.replace("{{name}}", "bulk.xlsx"));
+    expect(told(checking).length).toBeGreaterThan(0);
+    expect(told(en.importing).length).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  }, 240_000);
+
   it.each(LANGUAGES)("speaks %s at 1440 and 390 px (screenshots in .scratch/)", async (lng) => {
     await inLanguage(c, lng, "agent_a", async ({ page }, viewport) => {
       // A header of the file's own each time, so that no remembered mapping takes it.
