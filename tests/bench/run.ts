@@ -17,7 +17,7 @@ import { benchApi } from "./api.ts";
 import { benchField } from "./field.ts";
 import { benchFiles } from "./files.ts";
 import { benchFuzz } from "./fuzz.ts";
-import { benchImport } from "./import.ts";
+import { benchGoodsImport, benchImport } from "./import.ts";
 import { benchLive } from "./live.ts";
 import { benchServerMemory } from "./memory.ts";
 
@@ -79,8 +79,12 @@ const only = [
   "--search-only",
   "--live-only",
 ].find((flag) => process.argv.includes(flag));
-// `-- --import-only`: the device import and export over 10,000 rows, and nothing after it.
-if (!only || only === "--import-only") rows.push(...(await benchImport(10_000, (line) => console.error(line))));
+// `-- --import-only`: the device import and export over 10,000 rows, the goods import over 100,000, and nothing after it.
+if (!only || only === "--import-only") {
+  rows.push(...(await benchImport(10_000, (line) => console.error(line))));
+  // The generic import at 100,000 rows (issue 33): goods checked, confirmed and confirmed again.
+  rows.push(...(await benchGoodsImport(100_000, (line) => console.error(line))));
+}
 // `-- --files-only`: hostile files, large and slow uploads beside a prober (issue 27).
 if (!only || only === "--files-only") rows.push(...(await benchFiles((line) => console.error(line))));
 if (!only || only === "--fuzz-only") rows.push(...(await benchFuzz(fuzzPerCall, 1, (line) => console.error(line))));
