@@ -1,6 +1,7 @@
 // Saved views, as a user keeps them: agent_a filters its outlets, hides a column and moves another, saves
 // all that as a named view that opens with the list, and finds it in place on coming back from another
-// screen and on opening the list afresh; "All records" gives the list as it comes again. Then the view
+// screen and on opening the list afresh; "All records" gives the list as it comes again. A view agent_a
+// shares is opened by agent_a1 below it, its filter applied, and is read-only there. Then the view
 // picker open, at 1440 px and 390 px in the five languages (screenshots under .scratch/, to be looked at).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -38,14 +39,19 @@ afterAll(async () => {
 const headers = (page: Page) => onPage(page, PATH, ".ant-table-thead th").allInnerTexts();
 const picked = (page: Page) => onPage(page, PATH, ".view-select .ant-select-selection-item");
 
-/** A view of the outlet list kept for the account, through the API. */
-async function keepView(account: string, view: Record<string, unknown>) {
+/** The account's session token, signed in through the API. */
+async function tokenOf(account: string): Promise<string> {
   const login = await c.app.inject({
     method: "POST",
     url: "/merchant/login",
     payload: { account, password: PASSWORDS[account] },
   });
-  const token = (login.json() as { data: { token: string } }).data.token;
+  return (login.json() as { data: { token: string } }).data.token;
+}
+
+/** A view of the outlet list kept for the account, through the API. */
+async function keepView(account: string, view: Record<string, unknown>) {
+  const token = await tokenOf(account);
   const made = await c.app.inject({
     method: "POST",
     url: "/merchant/saved-view-add",
@@ -151,6 +157,83 @@ describe("saved views", () => {
         .toContain(common.views.missing.replace("{{fields}}", "fax"));
       await settled(page);
       expect(await headers(page)).toContain(shop.fields.name.label);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shared by agent_a are opened by agent_a1 below it, their filter applied, read-only", async () => {
+    // A name of one of agent_a1's outlets, which agent_a sees too (its sub-agent's).
+    const outlets = await c.app.inject({
+      method: "GET",
+      url: "/merchant/shop-list?page=1&limit=1",
+      headers: { authorization: `Bearer ${await tokenOf("agent_a1")}` },
+    });
+    const name = (outlets.json() as { data: { list: { name: string }[] } }).data.list[0].name;
+    const filtered = `${PATH}?${new URLSearchParams({
+      "filters[0][field]": "name",
+      "filters[0][operator]": "contains",
+      "filters[0][value]": name,
+    })}`;
+    const view = "Team outlets";
+
+    // agent_a: the list filtered by that name (in the address, so no default view of its own takes over),
+    // saved under a name, shared with its sub-agents.
+    const sharer = await openPage(c);
+    try {
+      const { page } = sharer;
+      await signIn(c, page, "agent_a");
+      await go(page, filtered);
+      await settled(page);
+      await expect.poll(() => filterField(page, PATH, "name").inputValue(), { timeout: 30_000 }).toBe(name);
+      await onPage(page, PATH, ".view-picker").getByRole("button", { name: common.views.save }).click();
+      const dialog = page.getByRole("dialog", { name: common.views.saveTitle });
+      await dialog.getByLabel(common.views.name).fill(view);
+      await dialog.getByRole("checkbox", { name: common.views.share }).check();
+      await dialog.getByRole("button", { name: common.views.save }).click();
+      await dialog.waitFor({ state: "hidden", timeout: 30_000 });
+      await expect.poll(() => picked(page).innerText(), { timeout: 30_000 }).toContain(view);
+      // Its own: the actions on it are offered (to compare with agent_a1's below).
+      await onPage(page, PATH, ".view-picker").getByRole("button", { name: common.views.more }).waitFor();
+      expect(sharer.errors).toEqual([]);
+    } finally {
+      await sharer.context.close();
+    }
+
+    // agent_a1: the list as it comes, then the shared view picked from the picker, marked "Shared".
+    const { page, context, errors } = await openPage(c);
+    page.setDefaultTimeout(30_000);
+    try {
+      await signIn(c, page, "agent_a1");
+      await go(page, PATH);
+      await settled(page);
+      await onPage(page, PATH, ".view-select").click();
+      const option = page.locator(".ant-select-dropdown:visible").getByTitle(view);
+      await expect.poll(() => option.innerText(), { timeout: 30_000 }).toContain(common.views.shared);
+      await option.click();
+      await expect.poll(() => picked(page).innerText(), { timeout: 30_000 }).toBe(view);
+
+      // Its filter applied: in the filter bar, in the address, and on the rows shown.
+      await expect.poll(() => filterField(page, PATH, "name").inputValue(), { timeout: 30_000 }).toBe(name);
+      await page.waitForURL((url) => [...url.searchParams.values()].includes(name), { timeout: 30_000 });
+      await settled(page);
+      const rows = onPage(page, PATH, ".ant-table-tbody tr.ant-table-row");
+      await expect
+        .poll(
+          async () => {
+            const texts = await rows.allInnerTexts();
+            return texts.length > 0 && texts.every((text) => text.includes(name));
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+
+      // Read-only: no actions on it (save changes to it, default, share, delete); "Save view" alone, for
+      // a copy of one's own.
+      const picker = onPage(page, PATH, ".view-picker");
+      await picker.getByRole("button", { name: common.views.save }).waitFor();
+      expect(await picker.getByRole("button", { name: common.views.more }).count()).toBe(0);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
