@@ -18,6 +18,7 @@ import { listAccess } from "./list/access.ts";
 import { ColumnChooser, useColumnChoice } from "./list/column-choice.tsx";
 import { listColumns } from "./list/columns.tsx";
 import { ListEmpty } from "./list/empty-state.tsx";
+import { RESIZABLE_HEADER, resizable } from "./list/resizable-header.tsx";
 import { entityNameKey } from "../schema/keys.ts";
 import { useListCommands } from "./list/commands.ts";
 import { RowActions } from "./list/row-actions.tsx";
@@ -66,7 +67,10 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
     lng: i18n.resolvedLanguage,
     actions: withActions ? rowActions : undefined,
   });
-  const columns = columnChoice.apply(allColumns);
+  // Each header's edge drags the column's width, as the chooser sets it.
+  const columns = resizable(columnChoice.apply(allColumns), columnChoice.setWidth, (column) =>
+    t("list.width", { column }),
+  );
   // Saved views: the default one opens with a list whose address has no filters; what a view names that the
   // list no longer has is left out and said.
   const [bare] = useState(() => Object.keys(list.filterValues).length === 0);
@@ -229,6 +233,7 @@ function EntityList({ screen, recycle }: { screen: ScreenContext; recycle: boole
           rowKey="id"
           size="middle"
           columns={columns}
+          components={RESIZABLE_HEADER}
           dataSource={rows}
           loading={list.loading}
           onChange={list.onTableChange}

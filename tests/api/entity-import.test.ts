@@ -1,7 +1,8 @@
 // The generic import (x-import; server/entities/import/, server/domain/imports/): for each entity that
 // declares it, its template, a good file (XLSX and CSV), a bad one (every problem by row and column in the
 // caller's language, nothing written), the same file twice (created once), headers in Khmer and Thai,
-// another agent's related records, a role without the permission (403) and no session (401).
+// another agent's related records, a role without the permission (403) and no session (401); each
+// template's sample row, made from the schema, checked as it is.
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
@@ -9,6 +10,9 @@ import { Fixtures } from "./fixtures.ts";
 import { entitySchemas } from "../../src/generated/schemas.ts";
 import type { JsonSchemaEntity } from "../../src/schema/types.ts";
 import { importingEntities } from "../../src/schema/imports.ts";
+import { EMPTY_DOMAIN } from "../../server/entities/domain.ts";
+import { templateWorkbook, type TemplateSource } from "../../server/entities/import/template.ts";
+import { modelOf } from "../../server/model/model.ts";
 
 let t: TestApp;
 let fx: Fixtures;
@@ -545,5 +549,116 @@ describe("operator import", () => {
   it("refuses a role without the permission (403) and no session (401)", async () => {
     await refused("operator", await xlsx(EN, [good("imp_op_refused")]));
     expect(await count("operator", "account", "imp_op_refused")).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------- the templates' sample row
+
+describe("the templates' sample row", () => {
+  /** A template as the caller downloads it: the file, its first sheet's rows as texts, its notes. */
+  async function template(entity: string, lng = "en") {
+    const { token } = await fx.client("agent_a");
+    const reply = await t.app.inject({
+      method: "GET",
+      url: `/merchant/${entity}-import-template`,
+      headers: { authorization: `Bearer ${token}`, locale: lng, source: "pc" },
+    });
+    expect(reply.statusCode).toBe(200);
+    return read(Buffer.from(reply.rawPayload));
+  }
+  async function read(data: Buffer) {
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
+    const [sheet, notes] = workbook.worksheets;
+    const texts = (row: number) => (sheet.getRow(row).values as unknown[]).slice(1);
+    return { data, rows: sheet.rowCount, header: texts(1), sample: texts(2), notes: notes.getColumn(1).values };
+  }
+  /** agent_a as the template's source: the principal the server would load for its session. */
+  async function agentA(): Promise<TemplateSource> {
+    const { rows } = await t.db.query<{ agent_path: string }>(`select agent_path from agent where id = $1`, [
+      t.ids.agent_a,
+    ]);
+    const principal = {
+      kind: "agent" as const,
+      id: t.ids.agent_a,
+      agentId: t.ids.agent_a,
+      agentPath: rows[0].agent_path,
+      isAdmin: false,
+      permissions: new Set<string>(),
+      name: "agent_a",
+      account: "agent_a",
+    };
+    return { db: t.db, ctx: { db: t.db, principal, lng: "en", domain: EMPTY_DOMAIN } };
+  }
+
+  it("is one row under the header, each column's example from the schema as the file takes it", async () => {
+    const goods = await template("goods");
+    expect(goods.rows).toBe(2);
+    expect(goods.sample).toEqual([
+      "Cola 330ml",
+      // No related record named without the caller's records (the call passes none yet): said in words.
+      "The name of an existing Goods category of yours",
+      "3.50",
+      "1.80",
+      "2.50",
+      120,
+      10,
+      270,
+      "/uploads/goods/cola.jpg",
+      "/uploads/goods/cola-detail-1.jpg",
+      "/uploads/goods/cola-1.jpg, /uploads/goods/cola-2.jpg",
+      "Chilled cola in a 330 ml can.",
+    ]);
+    expect(goods.notes).toContain(
+      "Row 2 (grey, in italics) is a sample that passes the check as it is: replace it with your own records, or delete it, before importing.",
+    );
+    const operator = await template("operator", "th");
+    expect(operator.sample).toEqual([
+      "Sokha Chan",
+      "sokha_ops",
+      "restock-2026",
+      "+855 17 888 204",
+      "1",
+      expect.any(String),
+    ]);
+  });
+
+  it("checks as it is when the template is sent straight back (outlets, operators)", async () => {
+    for (const [entity, lng] of [
+      ["shop", "en"],
+      ["operator", "km"],
+    ]) {
+      const { data } = await template(entity, lng);
+      const checked = await upload("agent_a", `${entity}-import-check`, data, lng);
+      expect(checked.status, entity).toBe(200);
+      expect(checked.body.data, entity).toMatchObject({ rows: 1, problem_count: 0, problems: [] });
+    }
+    // Goods name a category, which the template call does not look up yet: that cell alone is refused.
+    const { data } = await template("goods");
+    const checked = await upload("agent_a", "goods-import-check", data);
+    expect(checked.body.data.problems.map((p) => [p.row, p.field])).toEqual([[2, "cate_id"]]);
+  });
+
+  it("given the caller's records, names one of its categories and a title it has not used, and checks as it is", async () => {
+    const source = await agentA();
+    await fx.createRecord("goods_category", "agent_a", { name: "Imp Sample category" });
+    const first = await read(Buffer.from(await templateWorkbook(modelOf("goods"), "en", source)));
+    const category = first.sample[1] as string;
+    const { rows: own } = await t.db.query(`select id from goods_category where name = $1 and agent_id = $2`, [
+      category,
+      t.ids.agent_a,
+    ]);
+    expect(own.length, category).toBe(1);
+    const checked = await upload("agent_a", "goods-import-check", first.data);
+    expect(checked.body.data).toMatchObject({ rows: 1, problem_count: 0, problems: [] });
+
+    // The example's title taken by a goods of the caller's with other values: the sample's is another.
+    const confirmed = await upload("agent_a", "goods-import-confirm", first.data);
+    expect(confirmed.body.data).toMatchObject({ created: 1 });
+    await t.db.query(`update goods set stock = 7 where title = 'Cola 330ml' and agent_id = $1`, [t.ids.agent_a]);
+    const second = await read(Buffer.from(await templateWorkbook(modelOf("goods"), "en", source)));
+    expect(second.sample[0]).toBe("Cola 330ml-2");
+    const again = await upload("agent_a", "goods-import-check", second.data);
+    expect(again.body.data).toMatchObject({ rows: 1, problem_count: 0, problems: [] });
   });
 });

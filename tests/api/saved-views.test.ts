@@ -1,7 +1,8 @@
 // Saved views (schemas/saved-view.json, x-entity.scope "owner"): each user's own. Its owner creates, lists,
 // updates and deletes it; any other principal (the admin included) never sees it and is answered 404 on
-// it; an agent's shared view is read by the agents below it, read-only, and by no one else; one default
-// per list and user; bad input is answered 400 with the fields named.
+// it; an agent's shared view is read by the agents below it, read-only, and by no one else; an operator or
+// an outlet manager, who has no one below, is refused sharing (400 on `shared`), never silently unshared;
+// one default per list and user; bad input is answered 400 with the fields named.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
 import { errorFields, Fixtures, type ListData } from "./fixtures.ts";
@@ -11,10 +12,11 @@ type Who = (typeof PRINCIPALS)[number];
 type View = { id: number; version: number; name: string; mine: boolean; is_default: boolean; shared: boolean };
 
 let t: TestApp;
+let fx: Fixtures;
 const as = {} as Record<Who, Client>;
 beforeAll(async () => {
   t = await createTestApp();
-  const fx = new Fixtures(t);
+  fx = new Fixtures(t);
   const outlet = (await fx.createRecord("shop", "agent_a")).id as number;
   await t.db.query(
     `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
@@ -101,6 +103,59 @@ describe("saved views", () => {
     expect(await names("agent_a")).toEqual(["Team view"]);
     await as.agent_a1.del(`/merchant/saved-view-delete?id=${below.id}`);
     await as.agent_a.del(`/merchant/saved-view-delete?id=${view.id}`);
+  });
+
+  it("are shared by an agent only: an operator or an outlet manager is refused, on create and on update", async () => {
+    for (const who of ["operator_a", "manager_a"] as const) {
+      const made = await as[who].post("/merchant/saved-view-add", { list: "orders", name: "Team", shared: true });
+      expect(made.status, `${who} creates`).toBe(400);
+      expect(errorFields(made)).toEqual(["shared"]);
+      expect(await names(who)).toEqual([]);
+
+      const view = await add(who, { name: `Own ${who}` });
+      const update = await as[who].post("/merchant/saved-view-update", {
+        id: view.id,
+        version: view.version,
+        shared: true,
+      });
+      expect(update.status, `${who} updates`).toBe(400);
+      expect(errorFields(update)).toEqual(["shared"]);
+      const kept = (await as[who].get<ListData>(`/merchant/saved-view-list?id=${view.id}`)).body.data.list;
+      expect(kept[0]).toMatchObject({ shared: false, version: view.version });
+      // Unshared, as it is, the view is still theirs to change.
+      const renamed = await as[who].post("/merchant/saved-view-update", {
+        id: view.id,
+        version: view.version,
+        name: "Renamed",
+        shared: false,
+      });
+      expect(renamed.status, renamed.raw).toBe(200);
+      await as[who].del(`/merchant/saved-view-delete?id=${view.id}`);
+    }
+    // Told in the caller's language, naming what to do.
+    const zh = await (
+      await fx.clientIn("operator_a", "zh")
+    ).post("/merchant/saved-view-add", {
+      list: "orders",
+      name: "Team",
+      shared: true,
+    });
+    expect(zh.status).toBe(400);
+    expect(JSON.stringify(zh.body)).toContain("只有代理商");
+
+    // An agent still shares, on create and on update.
+    const made = await add("agent_a", { name: "Shared at once", shared: true });
+    expect(made.shared).toBe(true);
+    const later = await add("agent_a", { name: "Shared later" });
+    const shared = await as.agent_a.post<View>("/merchant/saved-view-update", {
+      id: later.id,
+      version: later.version,
+      shared: true,
+    });
+    expect(shared.status, shared.raw).toBe(200);
+    expect(shared.body.data.shared).toBe(true);
+    expect(await names("agent_a1")).toEqual(["Shared at once", "Shared later"]);
+    for (const view of [made, later]) await as.agent_a.del(`/merchant/saved-view-delete?id=${view.id}`);
   });
 
   it("keep one default per list and user", async () => {

@@ -1,7 +1,9 @@
 // Saved views, as a user keeps them: agent_a filters its outlets, hides a column and moves another, saves
 // all that as a named view that opens with the list, and finds it in place on coming back from another
-// screen and on opening the list afresh; "All records" gives the list as it comes again. Then the view
-// picker open, at 1440 px and 390 px in the five languages (screenshots under .scratch/, to be looked at).
+// screen and on opening the list afresh; "All records" gives the list as it comes again. A view agent_a
+// shares is opened by agent_a1 below it, its filter applied, and is read-only there. A column's width set
+// by dragging its header's edge, or with the arrow keys on it, is the chooser's and saved with a view. Then
+// the view picker open, at 1440 px and 390 px in the five languages (screenshots under .scratch/, to be looked at).
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -38,14 +40,19 @@ afterAll(async () => {
 const headers = (page: Page) => onPage(page, PATH, ".ant-table-thead th").allInnerTexts();
 const picked = (page: Page) => onPage(page, PATH, ".view-select .ant-select-selection-item");
 
-/** A view of the outlet list kept for the account, through the API. */
-async function keepView(account: string, view: Record<string, unknown>) {
+/** The account's session token, signed in through the API. */
+async function tokenOf(account: string): Promise<string> {
   const login = await c.app.inject({
     method: "POST",
     url: "/merchant/login",
     payload: { account, password: PASSWORDS[account] },
   });
-  const token = (login.json() as { data: { token: string } }).data.token;
+  return (login.json() as { data: { token: string } }).data.token;
+}
+
+/** A view of the outlet list kept for the account, through the API. */
+async function keepView(account: string, view: Record<string, unknown>) {
+  const token = await tokenOf(account);
   const made = await c.app.inject({
     method: "POST",
     url: "/merchant/saved-view-add",
@@ -151,6 +158,150 @@ describe("saved views", () => {
         .toContain(common.views.missing.replace("{{fields}}", "fax"));
       await settled(page);
       expect(await headers(page)).toContain(shop.fields.name.label);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shared by agent_a are opened by agent_a1 below it, their filter applied, read-only", async () => {
+    // A name of one of agent_a1's outlets, which agent_a sees too (its sub-agent's).
+    const outlets = await c.app.inject({
+      method: "GET",
+      url: "/merchant/shop-list?page=1&limit=1",
+      headers: { authorization: `Bearer ${await tokenOf("agent_a1")}` },
+    });
+    const name = (outlets.json() as { data: { list: { name: string }[] } }).data.list[0].name;
+    const filtered = `${PATH}?${new URLSearchParams({
+      "filters[0][field]": "name",
+      "filters[0][operator]": "contains",
+      "filters[0][value]": name,
+    })}`;
+    const view = "Team outlets";
+
+    // agent_a: the list filtered by that name (in the address, so no default view of its own takes over),
+    // saved under a name, shared with its sub-agents.
+    const sharer = await openPage(c);
+    try {
+      const { page } = sharer;
+      await signIn(c, page, "agent_a");
+      await go(page, filtered);
+      await settled(page);
+      await expect.poll(() => filterField(page, PATH, "name").inputValue(), { timeout: 30_000 }).toBe(name);
+      await onPage(page, PATH, ".view-picker").getByRole("button", { name: common.views.save }).click();
+      const dialog = page.getByRole("dialog", { name: common.views.saveTitle });
+      await dialog.getByLabel(common.views.name).fill(view);
+      await dialog.getByRole("checkbox", { name: common.views.share }).check();
+      await dialog.getByRole("button", { name: common.views.save }).click();
+      await dialog.waitFor({ state: "hidden", timeout: 30_000 });
+      await expect.poll(() => picked(page).innerText(), { timeout: 30_000 }).toContain(view);
+      // Its own: the actions on it are offered (to compare with agent_a1's below).
+      await onPage(page, PATH, ".view-picker").getByRole("button", { name: common.views.more }).waitFor();
+      expect(sharer.errors).toEqual([]);
+    } finally {
+      await sharer.context.close();
+    }
+
+    // agent_a1: the list as it comes, then the shared view picked from the picker, marked "Shared".
+    const { page, context, errors } = await openPage(c);
+    page.setDefaultTimeout(30_000);
+    try {
+      await signIn(c, page, "agent_a1");
+      await go(page, PATH);
+      await settled(page);
+      await onPage(page, PATH, ".view-select").click();
+      const option = page.locator(".ant-select-dropdown:visible").getByTitle(view);
+      await expect.poll(() => option.innerText(), { timeout: 30_000 }).toContain(common.views.shared);
+      await option.click();
+      await expect.poll(() => picked(page).innerText(), { timeout: 30_000 }).toBe(view);
+
+      // Its filter applied: in the filter bar, in the address, and on the rows shown.
+      await expect.poll(() => filterField(page, PATH, "name").inputValue(), { timeout: 30_000 }).toBe(name);
+      await page.waitForURL((url) => [...url.searchParams.values()].includes(name), { timeout: 30_000 });
+      await settled(page);
+      const rows = onPage(page, PATH, ".ant-table-tbody tr.ant-table-row");
+      await expect
+        .poll(
+          async () => {
+            const texts = await rows.allInnerTexts();
+            return texts.length > 0 && texts.every((text) => text.includes(name));
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+
+      // Read-only: no actions on it (save changes to it, default, share, delete); "Save view" alone, for
+      // a copy of one's own.
+      const picker = onPage(page, PATH, ".view-picker");
+      await picker.getByRole("button", { name: common.views.save }).waitFor();
+      expect(await picker.getByRole("button", { name: common.views.more }).count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("set a column's width by dragging its header's edge, or with the arrow keys, as the chooser and a view keep it", async () => {
+    const { page, context, errors } = await openPage(c);
+    page.setDefaultTimeout(30_000);
+    try {
+      await signIn(c, page, "agent_b");
+      await go(page, PATH);
+      await settled(page);
+      const label = shop.fields.name.label as string;
+      const header = onPage(page, PATH, ".ant-table-thead th").filter({ hasText: label }).first();
+      const edge = header.getByRole("separator", { name: common.list.width.replace("{{column}}", label) });
+      const before = (await header.boundingBox())!.width;
+      const address = page.url();
+
+      // Dragged 120 px to the right, in steps as a hand moves.
+      const box = (await edge.boundingBox())!;
+      const y = box.y + box.height / 2;
+      await page.mouse.move(box.x + box.width / 2, y);
+      await page.mouse.down();
+      for (let step = 1; step <= 6; step++) await page.mouse.move(box.x + box.width / 2 + step * 20, y);
+      await page.mouse.up();
+      // The width chosen follows the pointer; the header is drawn wider.
+      await expect
+        .poll(async () => Number(await edge.getAttribute("aria-valuenow")), { timeout: 30_000 })
+        .toBeGreaterThan(0);
+      const dragged = Number(await edge.getAttribute("aria-valuenow"));
+      expect(Math.abs(dragged - (before + 120))).toBeLessThanOrEqual(4);
+      await expect.poll(async () => (await header.boundingBox())!.width).toBeGreaterThan(before + 20);
+      // The drag did not sort by the column (a click on its header would).
+      expect(page.url()).toBe(address);
+
+      // Then 10 px more with the arrow key on the focused edge.
+      await edge.focus();
+      await page.keyboard.press("ArrowRight");
+      await expect.poll(async () => Number(await edge.getAttribute("aria-valuenow"))).not.toBe(dragged);
+      const width = Number(await edge.getAttribute("aria-valuenow"));
+      expect(width).toBe(dragged + 10);
+
+      // The chooser's width of the column is that width.
+      await onPage(page, PATH, ".list-toolbar").getByRole("button", { name: common.list.columns }).click();
+      const chooser = page.locator(".column-chooser");
+      await expect
+        .poll(() => chooser.locator(".column-chooser-row[data-column=name]").getByRole("spinbutton").inputValue())
+        .toBe(String(width));
+      await page.keyboard.press("Escape");
+
+      // Saved with a view.
+      await onPage(page, PATH, ".view-picker").getByRole("button", { name: common.views.save }).click();
+      const dialog = page.getByRole("dialog", { name: common.views.saveTitle });
+      await dialog.getByLabel(common.views.name).fill("Wide names");
+      await dialog.getByRole("button", { name: common.views.save }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await expect.poll(() => picked(page).innerText()).toBe("Wide names");
+      const views = await c.app.inject({
+        method: "GET",
+        url: "/merchant/saved-view-list?list=shop_list",
+        headers: { authorization: `Bearer ${await tokenOf("agent_b")}` },
+      });
+      const saved = (
+        views.json() as { data: { list: { name: string; columns: { key: string; width?: number }[] }[] } }
+      ).data.list.find((view) => view.name === "Wide names");
+      expect(saved?.columns.find((column) => column.key === "name")?.width).toBe(width);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

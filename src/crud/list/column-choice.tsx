@@ -1,7 +1,8 @@
 // Which of a list's columns the user sees, in which order and how wide: each column from the width its
 // priority allows (columns.tsx), the record number hidden until asked for, and the user's own choice over
 // these, kept for the list between visits (and in a saved view, saved-views.ts). The chooser is a toolbar
-// button with, for each column, a box, a move up and down, and a width.
+// button with, for each column, a box, a move up and down, and a width (also set by dragging a header's
+// edge, resizable-header.tsx).
 import { ArrowDownOutlined, ArrowUpOutlined, TableOutlined } from "@ant-design/icons";
 import type { TableColumnsType } from "antd";
 import { Button, Checkbox, InputNumber, Popover } from "antd";
@@ -38,6 +39,13 @@ export function useColumnChoice(list: string) {
     saveColumns(list, next);
   };
   const shown = (key: string) => choice.shown[key] ?? !HIDDEN_FIRST.has(key);
+  /** A column's width, from the chooser or a header's edge (resizable-header.tsx); none for its own. */
+  const setWidth = (key: string, width: number | null | undefined) => {
+    const widths = { ...choice.widths };
+    if (width) widths[key] = width;
+    else delete widths[key];
+    choose({ ...choice, widths });
+  };
   /** The columns as chosen: in order, a column hidden left out, one the user showed shown at every width. */
   const apply = (columns: TableColumnsType<Row>): TableColumnsType<Row> =>
     ordered(columns, choice.order).flatMap((column) => {
@@ -56,6 +64,7 @@ export function useColumnChoice(list: string) {
     choice,
     choose,
     shown,
+    setWidth,
     ordered: (columns: TableColumnsType<Row>) => ordered(columns, choice.order),
     apply,
     layout,
@@ -69,7 +78,7 @@ export function ColumnChooser({ columns, state }: { columns: TableColumnsType<Ro
   const { t } = useTranslation();
   const choosable = state.ordered(columns).filter((column) => !FIXED.has(keyOf(column)));
   const keys = choosable.map(keyOf);
-  const { choice, choose } = state;
+  const { choice, choose, setWidth } = state;
   const move = (at: number, by: -1 | 1) => {
     const order = [...keys];
     [order[at], order[at + by]] = [order[at + by], order[at]];
@@ -115,12 +124,7 @@ export function ColumnChooser({ columns, state }: { columns: TableColumnsType<Ro
                 value={choice.widths[key] ?? null}
                 placeholder={t("list.autoWidth")}
                 aria-label={t("list.width", { column: title })}
-                onChange={(value) => {
-                  const widths = { ...choice.widths };
-                  if (value) widths[key] = value;
-                  else delete widths[key];
-                  choose({ ...choice, widths });
-                }}
+                onChange={(value) => setWidth(key, value)}
               />
             </span>
           </div>
