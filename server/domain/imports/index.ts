@@ -76,7 +76,8 @@ function entityImport(entity: string): { files: FileIntakes; handlers: Handlers 
   };
   const handlers: Record<string, (run: OperationRun<unknown>) => Promise<unknown>> = {
     [calls.template]: async ({ ctx, reply }) => {
-      const file = await templateWorkbook(model, ctx.lng);
+      // The sample names the caller's own related records, so it passes the check as it is.
+      const file = await templateWorkbook(model, ctx.lng, { db: sqlOf(ctx), ctx });
       const name = `${translate(ctx.lng, `${NS}:template.fileName`, { entity: translate(ctx.lng, entityNameKey(entity)) })}.xlsx`;
       return reply
         .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
