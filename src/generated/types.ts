@@ -1462,11 +1462,21 @@ export interface MachineIccidInput {
 /**
  * Checks an uploaded device import file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) and answers every problem by row and column in the caller's language: a missing value, a bad format, a duplicate within the file or against live devices, an unknown model, spec, protocol or outlet (outlets in the caller's scope). Writes nothing.
  */
-export interface MachineImportCheckInput {}
+export interface MachineImportCheckInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the device field it fills. Without it, the mapping the caller last confirmed a device import with; a confirm remembers it.
+   */
+  mapping?: string;
+}
 /**
  * Imports an uploaded device file (XLSX or CSV, multipart) after the same checks: every row or none, in one transaction. Rows naming a device that already exists with the same values are skipped, so the same file confirmed twice creates its devices once.
  */
-export interface MachineImportConfirmInput {}
+export interface MachineImportConfirmInput {
+  /**
+   * JSON object: a header the file names in words of its own -> the device field it fills. Without it, the mapping the caller last confirmed a device import with; a confirm remembers it.
+   */
+  mapping?: string;
+}
 /**
  * The device import template: an XLSX workbook with the columns (device code, hardware id, kind, model, spec, protocol, outlet, room, expiry date, remark; related records by name), a sample row and a sheet of notes, in the caller's language.
  */
@@ -1984,6 +1994,13 @@ export interface MachineIccidAnswer {
 }
 export interface MachineImportCheckAnswer {
   rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
   created: number;
   skipped: number;
   problem_count: number;
@@ -1996,6 +2013,13 @@ export interface MachineImportCheckAnswer {
 }
 export interface MachineImportConfirmAnswer {
   rows: number;
+  /**
+   * Each header of the file and the field it fills (null: none), so the console offers the rest by hand.
+   */
+  headers: {
+    header: string;
+    field: string | null;
+  }[];
   created: number;
   skipped: number;
   problem_count: number;

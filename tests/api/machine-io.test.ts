@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createTestApp, type Reply, type TestApp } from "./helper.ts";
 import { Fixtures, type Row } from "./fixtures.ts";
 import { EXPORT } from "../../server/entities/export.ts";
-import { importFile } from "../support/import-file.ts";
+import { IMPORT_HEADERS, importFile } from "../support/import-file.ts";
 import { tinyPng } from "../support/files.ts";
 
 let t: TestApp;
@@ -66,6 +66,7 @@ interface Problem {
 }
 interface ImportAnswer {
   rows: number;
+  headers: { header: string; field: string | null }[];
   created: number;
   skipped: number;
   problem_count: number;
@@ -73,6 +74,22 @@ interface ImportAnswer {
 }
 
 const xlsx = importFile;
+
+/** The device fields the template's columns fill, in its order (written here apart from the server's). */
+const FIELDS = [
+  "mac_name",
+  "mac_id",
+  "kind",
+  "model_id",
+  "spec_id",
+  "protocol_id",
+  "shop_id",
+  "room_number",
+  "expiry_date",
+  "remark",
+];
+/** The answer's headers for a file headed in the template's order. */
+const bound = (headers: string[]) => headers.map((header, i) => ({ header, field: FIELDS[i] }));
 
 async function workbookOf(body: Buffer): Promise<ExcelJS.Workbook> {
   const workbook = new ExcelJS.Workbook();
@@ -206,7 +223,14 @@ describe("machine-import-template", () => {
     // Checked as it comes, in another language, the sample row passes.
     const checked = await upload("agent_a", "machine-import-check", reply.body, "en");
     expect(checked.status).toBe(200);
-    expect(checked.body.data).toEqual({ rows: 1, created: 0, skipped: 0, problem_count: 0, problems: [] });
+    expect(checked.body.data).toEqual({
+      rows: 1,
+      headers: bound(values(devices.getRow(1)) as string[]),
+      created: 0,
+      skipped: 0,
+      problem_count: 0,
+      problems: [],
+    });
   });
 
   it("is refused without the permission and with unknown parameters", async () => {
@@ -246,6 +270,7 @@ describe("machine-import-check and -confirm", () => {
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({
       rows: 9,
+      headers: bound(IMPORT_HEADERS),
       created: 0,
       skipped: 0,
       problem_count: 8,
@@ -308,12 +333,26 @@ describe("machine-import-check and -confirm", () => {
       ["IO-203", "IOHW000203", "Charging pile", "IO Model", "IO Spec", "IOP", "IO Outlet A", null, null, null],
     ]);
     const checked = await upload("agent_a", "machine-import-check", data);
-    expect(checked.body.data).toEqual({ rows: 3, created: 0, skipped: 0, problem_count: 0, problems: [] });
+    expect(checked.body.data).toEqual({
+      rows: 3,
+      headers: bound(IMPORT_HEADERS),
+      created: 0,
+      skipped: 0,
+      problem_count: 0,
+      problems: [],
+    });
     expect(await countDevices("IO-20%")).toBe(0);
 
     const first = await upload("agent_a", "machine-import-confirm", data);
     expect(first.status).toBe(200);
-    expect(first.body.data).toEqual({ rows: 3, created: 3, skipped: 0, problem_count: 0, problems: [] });
+    expect(first.body.data).toEqual({
+      rows: 3,
+      headers: bound(IMPORT_HEADERS),
+      created: 3,
+      skipped: 0,
+      problem_count: 0,
+      problems: [],
+    });
     const { rows } = await t.db.query<Row>(
       `select mac_name, mac_id, kind, model_id, spec_id, protocol_id, shop_id, room_number, remark, agent_id, status, mode
          from machine_live where mac_name like 'IO-20%' order by mac_name`,
@@ -383,7 +422,14 @@ describe("machine-import-check and -confirm", () => {
 
     const again = await upload("agent_a", "machine-import-confirm", data);
     expect(again.status).toBe(200);
-    expect(again.body.data).toEqual({ rows: 3, created: 0, skipped: 3, problem_count: 0, problems: [] });
+    expect(again.body.data).toEqual({
+      rows: 3,
+      headers: bound(IMPORT_HEADERS),
+      created: 0,
+      skipped: 3,
+      problem_count: 0,
+      problems: [],
+    });
     expect(await countDevices("IO-20%")).toBe(3);
 
     // agent_b sends the same file: the devices exist, but are not its own: duplicates, nothing written.
@@ -411,9 +457,25 @@ describe("machine-import-check and -confirm", () => {
       `\uFEFF${header}\r\n${line(good("IO-CSV1", "IOHWCSV001"))}\r\n${line(good("IO-CSV2", "IOHWCSV002", null))}\r\n`,
     );
     const checked = await upload("agent_a", "machine-import-check", csv);
-    expect(checked.body.data).toEqual({ rows: 2, created: 0, skipped: 0, problem_count: 0, problems: [] });
+    expect(checked.body.data).toEqual({
+      rows: 2,
+      // "Room number" is not the room's header ("Room"): told, for the console to offer it by hand.
+      headers: bound(header.split(",")).map((h) => (h.header === "Room number" ? { ...h, field: null } : h)),
+      created: 0,
+      skipped: 0,
+      problem_count: 0,
+      problems: [],
+    });
     const confirmed = await upload("agent_a", "machine-import-confirm", csv);
-    expect(confirmed.body.data).toEqual({ rows: 2, created: 2, skipped: 0, problem_count: 0, problems: [] });
+    expect(confirmed.body.data).toEqual({
+      rows: 2,
+      // "Room number" is not the room's header ("Room"): told, for the console to offer it by hand.
+      headers: bound(header.split(",")).map((h) => (h.header === "Room number" ? { ...h, field: null } : h)),
+      created: 2,
+      skipped: 0,
+      problem_count: 0,
+      problems: [],
+    });
     expect(await countDevices("IO-CSV%")).toBe(2);
   });
 
@@ -499,6 +561,48 @@ describe("machine-import-check and -confirm", () => {
       expect(await countDevices("IO-HELD2")).toBe(1);
     },
   );
+
+  it("takes a header in words of the file's own as the user maps it, and remembers it for that user", async () => {
+    // The device code's column headed as an accounting system's export heads it.
+    const headers = ["Kode mesin", ...IMPORT_HEADERS.slice(1)];
+    const data = await importFile([good("IO-MAP1", "IOHWMAP001")], headers);
+    const unmapped = await upload("agent_a", "machine-import-check", data);
+    expect(unmapped.status).toBe(200);
+    expect(unmapped.body.data.headers[0]).toEqual({ header: "Kode mesin", field: null });
+    expect(unmapped.body.data.headers[1]).toEqual({ header: "Hardware ID", field: "mac_id" });
+    expect(unmapped.body.data.problems).toEqual([
+      { row: 1, column: "Device code", field: "mac_name", message: "This column is missing" },
+    ]);
+    const mapping = `?mapping=${encodeURIComponent(JSON.stringify({ "Kode mesin": "mac_name" }))}`;
+    const mapped = await upload("agent_a", `machine-import-check${mapping}`, data);
+    expect(mapped.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+    expect(mapped.body.data.headers[0]).toEqual({ header: "Kode mesin", field: "mac_name" });
+    expect(await countDevices("IO-MAP%")).toBe(0);
+    const confirmed = await upload("agent_a", `machine-import-confirm${mapping}`, data);
+    expect(confirmed.body.data).toMatchObject({ created: 1, problem_count: 0 });
+    expect(await countDevices("IO-MAP1")).toBe(1);
+    // The next file with the same header checks without the mapping being sent again: for agent_a only.
+    const next = await importFile([good("IO-MAP2", "IOHWMAP002")], headers);
+    const remembered = await upload("agent_a", "machine-import-check", next);
+    expect(remembered.body.data).toMatchObject({ rows: 1, problem_count: 0 });
+    const other = await upload("agent_b", "machine-import-check", next);
+    expect(other.body.data.problems.filter((p) => p.row === 1).map((p) => p.field)).toEqual(["mac_name"]);
+    // A mapping to what is not a device import field is refused, in the caller's language.
+    const bad = await upload(
+      "agent_a",
+      `machine-import-check?mapping=${encodeURIComponent(JSON.stringify({ "Kode mesin": "agent_id" }))}`,
+      next,
+    );
+    expect(bad.status).toBe(400);
+    expect((bad.body.data as unknown as { errors: { field: string; message: string }[] }).errors).toEqual([
+      {
+        field: "mapping",
+        keyword: "badMapping",
+        message:
+          "The column mapping is not understood: give each header one of these fields: mac_name, mac_id, kind, model_id, spec_id, protocol_id, shop_id, room_number, expiry_date, remark",
+      },
+    ]);
+  });
 
   it("quotes at most 100 characters of a cell in a problem, however long the cell", async () => {
     const long = `Unknown model ${"x".repeat(100_000)}`;

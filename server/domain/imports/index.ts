@@ -5,19 +5,18 @@
 // file reading, statements and writes.
 import { defineArea, type FileIntake, type FileIntakes, type Handlers, type OperationRun } from "../area.ts";
 import { inTransaction, sqlOf, type Ctx } from "../../entities/context.ts";
-import { badRequest, HttpError } from "../../core/errors.ts";
+import { HttpError } from "../../core/errors.ts";
 import { translate } from "../../core/i18n.ts";
-import { modelOf, type EntityModel } from "../../model/model.ts";
+import { modelOf } from "../../model/model.ts";
 import { entitySchemas } from "../../../src/generated/schemas.ts";
 import type { JsonSchemaEntity } from "../../../src/schema/types.ts";
 import { entityNameKey } from "../../../src/schema/keys.ts";
 import { importCalls, importingEntities } from "../../../src/schema/imports.ts";
-import { check, fileError, NS, type Checked, type ImportRecord, type Mapping } from "../../entities/import/check.ts";
+import { check, fileError, NS, type Checked, type ImportRecord } from "../../entities/import/check.ts";
 import { IMPORT_LIMITS, quoted, type Problem } from "../../entities/import/file.ts";
 import { importLock } from "../../entities/import/store.ts";
-import { mappingOf, rememberedMapping, rememberMapping } from "../../entities/import/mapping.ts";
-import { columnLabel, importColumns, normal } from "../../entities/import/columns.ts";
-import type { Queryable } from "../../db/db.ts";
+import { mappingFor, rememberMapping } from "../../entities/import/mapping.ts";
+import { columnLabel, importColumns } from "../../entities/import/columns.ts";
 import { writeRecords, type Refusal } from "../../entities/import/write.ts";
 import { withProgress } from "../../entities/progress.ts";
 import { templateWorkbook } from "../../entities/import/template.ts";
@@ -33,29 +32,11 @@ const answer = (checked: Checked) => ({
 
 const inputMapping = (input: unknown) => (input as { mapping?: string }).mapping;
 
-/**
- * The mapping a call sends (a 400 for one that is not an object of headers to the entity's import columns),
- * else the one the caller last confirmed an import of the entity with.
- */
-async function mappingFor(sql: Queryable, ctx: Ctx, model: EntityModel, input: unknown): Promise<Mapping> {
-  const text = inputMapping(input);
-  if (text === undefined) return rememberedMapping(sql, ctx.principal, model.name);
-  const mapping = mappingOf(text, normal);
-  const fields = importColumns(model).map((column) => column.field);
-  if (mapping && Object.values(mapping).every((field) => fields.includes(field))) return mapping;
-  throw badRequest([
-    {
-      field: "mapping",
-      keyword: "badMapping",
-      message: translate(ctx.lng, `${NS}:errors.badMapping`, { fields: fields.join(", ") }),
-    },
-  ]);
-}
-
 /** The three calls of one entity's import: their file intakes and handlers. */
 function entityImport(entity: string): { files: FileIntakes; handlers: Handlers } {
   const model = modelOf(entity);
   const calls = importCalls(entity);
+  const fields = importColumns(model).map((column) => column.field);
   // Both take the file the same way: up to IMPORT_LIMITS.bytes; it is read while it is checked.
   const intake: FileIntake<unknown> = {
     limit: async (ctx) => ({
@@ -88,7 +69,7 @@ function entityImport(entity: string): { files: FileIntakes; handlers: Handlers 
         .send(Buffer.from(file));
     },
     [calls.check]: async ({ ctx, file, input, request, reply }) => {
-      const mapping = await mappingFor(sqlOf(ctx), ctx, model, input);
+      const mapping = await mappingFor(sqlOf(ctx), ctx, entity, fields, inputMapping(input));
       return withProgress(request, reply, ctx.lng, async (progress) =>
         answer(await check(sqlOf(ctx), ctx, model, file!.path, { mapping, progress })),
       );
@@ -98,7 +79,7 @@ function entityImport(entity: string): { files: FileIntakes; handlers: Handlers 
         inTransaction(ctx, async (ctx) => {
           // One import of the entity at a time: two confirms of one file cannot both find its records absent.
           await importLock(ctx.tx, entity);
-          const mapping = await mappingFor(ctx.tx, ctx, model, input);
+          const mapping = await mappingFor(ctx.tx, ctx, entity, fields, inputMapping(input));
           const key = model.schema["x-import"]!.key[0];
           // Each batch is written once checked; a problem met later rolls the whole back.
           const write = async (records: ImportRecord[]) => {

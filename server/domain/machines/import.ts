@@ -1,9 +1,10 @@
 // Device import (SPEC §7 machine-import-template, -check, -confirm). The template is an XLSX workbook
 // (exceljs) with one column per importable field, headed in the caller's language, a sample row and a
 // sheet of notes. A file (that workbook, or a CSV saved from it) is read by its headers (in any of the five
-// languages, or the field names), so a file filled in one language checks in another. Related records are named, not numbered: a model,
-// spec or protocol by its name (a protocol also by its code), an outlet by its name among the caller's
-// outlets. The check reports every problem by row and column in the caller's language; it looks
+// languages, or the field names), so a file filled in one language checks in another; a header in words of
+// the file's own is mapped by hand (`mapping`, remembered per user once a confirm succeeds, as for every
+// import). Related records are named, not numbered: a model, spec or protocol by its name (a protocol also
+// by its code), an outlet by its name among the caller's outlets. The check reports every problem by row and column in the caller's language; it looks
 // everything up in a fixed number of statements whatever the number of rows (one per related entity, one
 // for the live devices), so 10,000 rows take seconds. Confirm checks again and writes every row or none in
 // one transaction; a row whose device already exists with the same values is skipped, so a file confirmed
@@ -24,6 +25,9 @@ import * as store from "./import-store.ts";
 import { byNames, importLock } from "../../entities/import/store.ts";
 import { writeRecords } from "../../entities/import/write.ts";
 import { normal } from "../../entities/import/columns.ts";
+import { mappingFor, rememberMapping } from "../../entities/import/mapping.ts";
+import { DEVICE_IMPORT_FIELDS } from "../../../src/schema/imports.ts";
+import type { Mapping } from "../../entities/import/check.ts";
 
 /**
  * The most rows a device file may hold (the device import reads a file whole before checking it), and
@@ -45,24 +49,26 @@ interface Column {
 
 const machine = () => modelOf("machine");
 
+/** Each column's key in the notes and the answer ("model"), and its width in the template. */
+const LAYOUT: Record<(typeof DEVICE_IMPORT_FIELDS)[number], { key: string; width: number }> = {
+  mac_name: { key: "mac_name", width: 20 },
+  mac_id: { key: "mac_id", width: 22 },
+  kind: { key: "kind", width: 18 },
+  model_id: { key: "model", width: 18 },
+  spec_id: { key: "spec", width: 14 },
+  protocol_id: { key: "protocol", width: 16 },
+  shop_id: { key: "shop", width: 24 },
+  room_number: { key: "room_number", width: 14 },
+  expiry_date: { key: "expiry_date", width: 14 },
+  remark: { key: "remark", width: 30 },
+};
+
 /** The file's columns in order; whether each is required and what it names come from the machine schema. */
-const COLUMNS: Column[] = (
-  [
-    { key: "mac_name", field: "mac_name", width: 20 },
-    { key: "mac_id", field: "mac_id", width: 22 },
-    { key: "kind", field: "kind", width: 18 },
-    { key: "model", field: "model_id", width: 18 },
-    { key: "spec", field: "spec_id", width: 14 },
-    { key: "protocol", field: "protocol_id", width: 16 },
-    { key: "shop", field: "shop_id", width: 24 },
-    { key: "room_number", field: "room_number", width: 14 },
-    { key: "expiry_date", field: "expiry_date", width: 14 },
-    { key: "remark", field: "remark", width: 30 },
-  ] as const
-).map((column) => ({
-  ...column,
-  required: (entitySchemas.machine.required ?? []).includes(column.field),
-  relation: entitySchemas.machine.properties[column.field]?.["x-relation"]?.entity,
+const COLUMNS: Column[] = DEVICE_IMPORT_FIELDS.map((field) => ({
+  field,
+  ...LAYOUT[field],
+  required: (entitySchemas.machine.required ?? []).includes(field),
+  relation: entitySchemas.machine.properties[field]?.["x-relation"]?.entity,
 }));
 
 const labelOf = (lng: Language, column: Column) =>
@@ -127,11 +133,18 @@ export async function templateWorkbook(db: Queryable, ctx: Ctx): Promise<ExcelJS
 const fileError = (lng: Language, key: string, params: Record<string, unknown> = {}) =>
   badRequest([{ field: "file", keyword: key, message: translate(lng, `${NS}:errors.${key}`, params) }]);
 
-/** The file as the check reads it: its rows by column, and the problems of its header row. */
+/** The file as the check reads it: its rows by column, the problems of its header row, each header's field. */
 export interface ParsedFile {
   rows: ParsedRow[];
   problems: Problem[];
   present: Set<Column>;
+  headers: { header: string; field: string | null }[];
+}
+
+/** A file as read, before its headers are bound (the user's mapping comes with the call, or from the database). */
+export interface ReadFile {
+  header: string[];
+  rows: { row: number; cells: string[] }[];
 }
 
 /** Every header text a column may carry: its label in each language, its key and its field name. */
@@ -144,21 +157,32 @@ const HEADERS: Map<string, Column> = new Map(
 );
 
 /** Reads an arrived file, before the call takes its turn at the database: a 400 for a file it cannot take. */
-export async function parse(path: string, lng: Language): Promise<ParsedFile> {
+export async function parse(path: string, lng: Language): Promise<ReadFile> {
   const sheet = await readImportSheet(
     path,
     (key, params) => fileError(lng, key, params),
     undefined,
     DEVICE_LIMITS.rows,
   );
+  return { header: sheet.header.cells, rows: sheet.rows };
+}
+
+/** Binds a file's columns: by header (a label in any language, its key or field name), else by the mapping. */
+export function bind(file: ReadFile, lng: Language, mapping: Mapping = {}): ParsedFile {
   const byIndex = new Map<number, Column>();
-  sheet.header.cells.forEach((text, index) => {
+  const taken = () => new Set(byIndex.values());
+  file.header.forEach((text, index) => {
     const column = HEADERS.get(normal(text));
-    if (column && ![...byIndex.values()].includes(column)) byIndex.set(index, column);
+    if (column && !taken().has(column)) byIndex.set(index, column);
+  });
+  // Then the user's choices, for headers no name matched, each field once.
+  file.header.forEach((text, index) => {
+    const column = COLUMNS.find((c) => c.field === mapping[normal(text)]);
+    if (!byIndex.has(index) && column && !taken().has(column)) byIndex.set(index, column);
   });
   const problems: Problem[] = [];
   for (const column of COLUMNS)
-    if (column.required && ![...byIndex.values()].includes(column))
+    if (column.required && !taken().has(column))
       problems.push({
         row: 1,
         column: labelOf(lng, column),
@@ -166,7 +190,7 @@ export async function parse(path: string, lng: Language): Promise<ParsedFile> {
         message: translate(lng, `${NS}:problems.columnMissing`),
       });
   const rows: ParsedRow[] = [];
-  for (const { row, cells } of sheet.rows) {
+  for (const { row, cells } of file.rows) {
     const values = new Map<Column, string>();
     for (const [index, column] of byIndex) {
       const text = (cells[index] ?? "").trim();
@@ -175,13 +199,17 @@ export async function parse(path: string, lng: Language): Promise<ParsedFile> {
     if (values.size) rows.push({ row, values });
   }
   if (rows.length === 0 && problems.length === 0) throw fileError(lng, "empty");
-  return { rows, problems, present: new Set(byIndex.values()) };
+  const headers = file.header
+    .map((header, index) => ({ header, field: byIndex.get(index)?.field ?? null }))
+    .filter((h) => h.header.trim() !== "");
+  return { rows, problems, present: taken(), headers };
 }
 
 // ---------------------------------------------------------------- checking
 
 export interface Checked {
   rows: number;
+  headers: ParsedFile["headers"];
   /** The records to insert, with the file's row each came from. */
   records: { row: number; values: Record<string, unknown> }[];
   skipped: number;
@@ -333,6 +361,7 @@ export async function check(db: Queryable, ctx: Ctx, file: ParsedFile): Promise<
   problems.sort((a, b) => a.row - b.row || order.get(a.field)! - order.get(b.field)!);
   return {
     rows: rows.length,
+    headers: file.headers,
     records: problems.length ? [] : records,
     skipped: problems.length ? 0 : skipped,
     problems,
@@ -341,6 +370,7 @@ export async function check(db: Queryable, ctx: Ctx, file: ParsedFile): Promise<
 
 const answer = (checked: Checked, created: number) => ({
   rows: checked.rows,
+  headers: checked.headers,
   created,
   skipped: checked.skipped,
   problem_count: checked.problems.length,
@@ -364,7 +394,8 @@ export const importFiles: FileIntakes = {
   "machine-import-confirm": importFile,
 };
 
-const parsedOf = (file: { prepared?: unknown } | undefined) => file!.prepared as ParsedFile;
+const readOf = (file: { prepared?: unknown } | undefined) => file!.prepared as ReadFile;
+const inputMapping = (input: unknown) => (input as { mapping?: string }).mapping;
 
 export const importHandlers: Handlers = {
   "machine-import-template": async ({ ctx, reply }) => {
@@ -378,13 +409,17 @@ export const importHandlers: Handlers = {
       )
       .send(Buffer.from(file));
   },
-  "machine-import-check": async ({ ctx, file }) => answer(await check(sqlOf(ctx), ctx, parsedOf(file)), 0),
-  "machine-import-confirm": async ({ ctx, file }) =>
+  "machine-import-check": async ({ ctx, file, input }) => {
+    const mapping = await mappingFor(sqlOf(ctx), ctx, "machine", [...DEVICE_IMPORT_FIELDS], inputMapping(input));
+    return answer(await check(sqlOf(ctx), ctx, bind(readOf(file), ctx.lng, mapping)), 0);
+  },
+  "machine-import-confirm": async ({ ctx, file, input }) =>
     // The file was read before this call took its turn: the transaction holds only statements.
     inTransaction(ctx, async (ctx) => {
       // One import at a time: two confirms of one file cannot both find its devices absent.
       await importLock(ctx.tx, "machine");
-      const checked = await check(ctx.tx, ctx, parsedOf(file));
+      const mapping = await mappingFor(ctx.tx, ctx, "machine", [...DEVICE_IMPORT_FIELDS], inputMapping(input));
+      const checked = await check(ctx.tx, ctx, bind(readOf(file), ctx.lng, mapping));
       if (checked.problems.length)
         throw new HttpError(400, `${NS}:errors.problems`, { count: checked.problems.length }, answer(checked, 0));
       const { ids, refused } = await writeRecords(ctx, machine(), checked.records, "mac_name");
@@ -405,6 +440,8 @@ export const importHandlers: Handlers = {
         const failed = { ...checked, problems, skipped: 0, records: [] };
         throw new HttpError(400, `${NS}:errors.problems`, { count: problems.length }, answer(failed, 0));
       }
+      // What the user chose this time is remembered (one read from memory is there already).
+      if (inputMapping(input) !== undefined) await rememberMapping(ctx.tx, ctx.principal, "machine", mapping);
       return answer(checked, ids.length);
     }),
 };

@@ -1,8 +1,11 @@
 // The columns a user mapped by hand, remembered per user and entity (sys_import_mapping): a file whose
 // headers are in words of its own (an accounting system's export) checks the next time without asking.
 import type { Queryable } from "../../db/db.ts";
-import type { Principal } from "../context.ts";
+import type { Ctx, Principal } from "../context.ts";
 import type { Mapping } from "./check.ts";
+import { badRequest } from "../../core/errors.ts";
+import { translate } from "../../core/i18n.ts";
+import { normal } from "./columns.ts";
 
 const keyOf = (principal: Principal, entity: string) => `${principal.kind}:${principal.id}:${entity}`;
 
@@ -44,4 +47,27 @@ export function mappingOf(text: string, normal: (s: string) => string): Mapping 
   const entries = Object.entries(parsed as Record<string, unknown>);
   if (entries.some(([, field]) => typeof field !== "string")) return undefined;
   return Object.fromEntries(entries.map(([header, field]) => [normal(header), field as string]));
+}
+
+/**
+ * The mapping a call sends (`text`: a 400 for one that is not an object of headers to the import's
+ * fields), else the one the caller last confirmed an import of the entity with.
+ */
+export async function mappingFor(
+  sql: Queryable,
+  ctx: Ctx,
+  entity: string,
+  fields: string[],
+  text: string | undefined,
+): Promise<Mapping> {
+  if (text === undefined) return rememberedMapping(sql, ctx.principal, entity);
+  const mapping = mappingOf(text, normal);
+  if (mapping && Object.values(mapping).every((field) => fields.includes(field))) return mapping;
+  throw badRequest([
+    {
+      field: "mapping",
+      keyword: "badMapping",
+      message: translate(ctx.lng, "entity_import:errors.badMapping", { fields: fields.join(", ") }),
+    },
+  ]);
 }
