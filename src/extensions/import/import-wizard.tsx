@@ -131,7 +131,8 @@ export function ImportWizard({ calls, permission, ns, words, back, fields, class
     <Card className={`import-wizard ${className ?? ""}`} title={t("wizard.title")}>
       <Steps
         className="import-wizard-steps"
-        current={STEP_INDEX[stage.step]}
+        // The server checking what has arrived is the check's step.
+        current={stage.step === "uploading" && stage.work ? STEP_INDEX.checked : STEP_INDEX[stage.step]}
         status={stage.step === "done" ? "finish" : undefined}
         size="small"
         items={[
