@@ -24,6 +24,13 @@ beforeAll(async () => {
   await fx.createRecord("goods_category", "agent_b", { name: "Imp Snacks B" });
   await fx.createRecord("shop_group", "agent_a", { name: "Imp Group A" });
   await fx.createRecord("shop_group", "agent_b", { name: "Imp Group B" });
+  // An outlet manager of agent_a's: it reads its outlets' records and writes none.
+  const outlet = (await fx.createRecord("shop", "agent_a", { name: "Imp Managed" })).id as number;
+  await t.db.query(
+    `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
+     select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
+    [JSON.stringify([outlet])],
+  );
 }, 60_000);
 afterAll(() => t?.close());
 
@@ -94,16 +101,26 @@ it("declares the import calls of goods, outlets and operators", () => {
   ]);
 });
 
-/** A role without the permission is refused (403), and no session (401); nothing is written. */
+/** A role without the permission, an operator and an outlet manager are refused (403), and no session (401); nothing is written. */
 async function refused(entity: string, data: Buffer) {
   for (const step of ["check", "confirm"]) {
     const call_ = `${entity}-import-${step}`;
     expect((await upload("agent_a1", call_, data)).status, call_).toBe(403);
     expect((await upload("operator_a", call_, data)).status, call_).toBe(403);
+    expect((await upload("manager_a", call_, data)).status, call_).toBe(403);
     expect((await upload(undefined, call_, data)).status, call_).toBe(401);
   }
   const template = await t.app.inject({ method: "GET", url: `/merchant/${entity}-import-template` });
   expect(template.statusCode).toBe(401);
+  for (const account of ["agent_a1", "operator_a", "manager_a"]) {
+    const { token } = await fx.client(account);
+    const asked = await t.app.inject({
+      method: "GET",
+      url: `/merchant/${entity}-import-template`,
+      headers: { authorization: `Bearer ${token}`, locale: "en", source: "pc" },
+    });
+    expect(asked.statusCode, `${account} ${entity}-import-template`).toBe(403);
+  }
 }
 
 // ---------------------------------------------------------------- goods
