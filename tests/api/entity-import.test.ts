@@ -26,11 +26,7 @@ beforeAll(async () => {
   await fx.createRecord("shop_group", "agent_b", { name: "Imp Group B" });
   // An outlet manager of agent_a's: it reads its outlets' records and writes none.
   const outlet = (await fx.createRecord("shop", "agent_a", { name: "Imp Managed" })).id as number;
-  await t.db.query(
-    `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
-     select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
-    [JSON.stringify([outlet])],
-  );
+  await fx.outletManager([outlet]);
 }, 60_000);
 afterAll(() => t?.close());
 

@@ -275,6 +275,15 @@ export class Fixtures {
    * otherwise directly in SQL (with the owner's agent_id and agent_path on scoped tables).
    * Answers the record as the API shows it.
    */
+  /** manager_a: agent_a's outlet manager (agent_a's password) for these outlets of agent_a's. */
+  async outletManager(shopIds: number[]): Promise<void> {
+    await this.t.db.query(
+      `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
+       select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
+      [JSON.stringify(shopIds)],
+    );
+  }
+
   async createRecord(entity: string, owner: Owner, overrides: Row = {}, resolving: string[] = []): Promise<Row> {
     const model = modelOf(entity);
     if (entity === "withdrawal") return this.createWithdrawal(owner, overrides);

@@ -662,11 +662,7 @@ describe("machine-import-check and -confirm", () => {
     expect((await upload("operator_a", "machine-import-confirm", data)).status).toBe(403);
     // An outlet manager reads its outlets' devices and writes none.
     const outlet = (await fx.createRecord("shop", "agent_a", { name: "IO Managed" })).id as number;
-    await t.db.query(
-      `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
-       select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
-      [JSON.stringify([outlet])],
-    );
+    await fx.outletManager([outlet]);
     for (const call_ of ["machine-import-check", "machine-import-confirm"])
       expect((await upload("manager_a", call_, data)).status, call_).toBe(403);
     expect((await file("manager_a", "/merchant/machine-import-template")).status).toBe(403);

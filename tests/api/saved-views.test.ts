@@ -18,11 +18,7 @@ beforeAll(async () => {
   t = await createTestApp();
   fx = new Fixtures(t);
   const outlet = (await fx.createRecord("shop", "agent_a")).id as number;
-  await t.db.query(
-    `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
-     select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
-    [JSON.stringify([outlet])],
-  );
+  await fx.outletManager([outlet]);
   for (const who of PRINCIPALS) as[who] = await fx.client(who);
 });
 afterAll(() => t?.close());

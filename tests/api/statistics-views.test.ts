@@ -99,11 +99,7 @@ beforeAll(async () => {
   ids.b = await device("agent_b", "VB-1", null);
   await fx.insertRecord("operator_binding", "agent_a", { operator_id: t.ids.operator_a, machine_id: ids.a2 });
   // manager_a runs Riverside, where VA-1 stands.
-  await t.db.query(
-    `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
-     select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
-    [JSON.stringify([ids.shopA])],
-  );
+  await fx.outletManager([ids.shopA]);
   manager = await fx.client("manager_a");
 
   // agent_a: today 700 (2 items) and 350 less 100 refunded (1), an unpaid 500; yesterday 300 (1); ten days ago 400 (1).

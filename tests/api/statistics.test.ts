@@ -253,11 +253,7 @@ describe("statistics-line-machine, statistics-dealt and statistics-manage", () =
       left: 0,
       shelf_status: 1,
     });
-    await t.db.query(
-      `insert into "shop_manager" (nickname, account, password, shop_ids, agent_id, agent_path)
-       select 'Manager A', 'manager_a', password, $1::jsonb, id, agent_path from "agent" where account = 'agent_a'`,
-      [JSON.stringify([outlet])],
-    );
+    await fx.outletManager([outlet]);
     const manager = await fx.client("manager_a");
     const map = (await manager.get<Record<string, number[]>>("/merchant/statistics-line-machine")).body.data;
     expect(map.id).toEqual([device]);
