@@ -1,6 +1,6 @@
 // The imports area: the calls of every entity that declares x-import (codegen/imports.ts declares
 // <entity>-import-template, -check and -confirm), all served by the generic engine (server/entities/import/).
-// A check and a confirm answer with their progress first when the console asks (server/http/progress.ts).
+// A check and a confirm answer with their progress first when the console asks (server/entities/progress.ts).
 // The device import keeps calls of its own (server/domain/machines/import.ts), sharing the engine's
 // file reading, statements and writes.
 import { defineArea, type FileIntake, type FileIntakes, type Handlers, type OperationRun } from "../area.ts";

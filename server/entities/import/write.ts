@@ -92,15 +92,18 @@ export async function writeRecords(
       inserted = await guarded(ctx, () => store.insertRows(ctx.tx, model.name, columns, chunk, Boolean(after)));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      // Which rows: each tried alone (and undone), the refused ones named.
-      for (const [offset, row] of chunk.entries())
-        await guarded(ctx, async () => {
-          await store.insertRows(ctx.tx, model.name, columns, [row], false);
-          throw new Error("undone");
-        }).catch((e: unknown) => {
-          if (isUniqueViolation(e)) refused.push({ index: start + offset, field: takenField(model, e, keyField) });
-          else if ((e as Error).message !== "undone") throw e;
-        });
+      // Which rows: each tried alone and undone, the refused ones named (nothing is kept: the caller rolls back).
+      for (const [offset, row] of chunk.entries()) {
+        await ctx.tx.query("savepoint import_row");
+        try {
+          await store.insertRows(ctx.tx, model.name, columns, [row]);
+        } catch (e) {
+          if (!isUniqueViolation(e)) throw e;
+          refused.push({ index: start + offset, field: takenField(model, e, keyField) });
+        } finally {
+          await ctx.tx.query("rollback to savepoint import_row");
+        }
+      }
       return { ids: [], refused };
     }
     for (let row of inserted) {
