@@ -75,6 +75,13 @@ export interface RowReader {
   onRows(header: SheetRow, rows: SheetRow[], read: number): Promise<void>;
 }
 
+/** A reader's own failure, carried through the reading untouched: never taken for a bad file. */
+class ReaderFailure extends Error {
+  constructor(readonly error: unknown) {
+    super("spreadsheet: the reader failed", { cause: error });
+  }
+}
+
 /** Fixed bounds beside the caller's limits: each stops reading with "tooLarge" (params.what). */
 export const SHEET_BOUNDS = {
   /** Entries in the ZIP's central directory. */
@@ -175,6 +182,8 @@ export async function readSheet(file: string, limits: SheetLimits, reader?: RowR
     if (!rows.header.cells.some(hasText) && rows.count === 0) throw new SheetError("empty");
     return { header: rows.header, rows: rows.rows, count: rows.count };
   } catch (error) {
+    // What the reader threw is the reader's (a statement that failed is not a bad file).
+    if (error instanceof ReaderFailure) throw error.error;
     throw job.failure ?? (error instanceof SheetError ? error : notSheet("unreadable", error));
   } finally {
     job.end();
@@ -234,7 +243,11 @@ class Rows {
   async flush(read: number, last = false): Promise<void> {
     if (!this.reader || (!this.full && !(last && this.rows.length))) return;
     const batch = this.rows.splice(0, this.rows.length);
-    await this.job.aside(() => this.reader!.onRows(this.header, batch, read));
+    await this.job.aside(() =>
+      this.reader!.onRows(this.header, batch, read).catch((error: unknown) => {
+        throw new ReaderFailure(error);
+      }),
+    );
   }
 
   /** A row's cells (holes for empty cells, each already cut); throws tooMany at row maxRows + 1. */
@@ -356,7 +369,7 @@ async function readCsv(job: Job, file: string, head: Buffer, rows: Rows): Promis
       { signal: job.signal },
     );
   } catch (error) {
-    if (error instanceof SheetError) throw error;
+    if (error instanceof SheetError || error instanceof ReaderFailure) throw error;
     const code = (error as { code?: unknown }).code;
     if (code === "CSV_MAX_RECORD_SIZE") throw job.tooLarge("record", SHEET_BOUNDS.record);
     throw notSheet(typeof code === "string" && code.startsWith("CSV_") ? "csv" : "unreadable", error);
@@ -514,6 +527,7 @@ async function readXml(
       }
     }
   } catch (error) {
+    if (error instanceof ReaderFailure) throw error;
     throw job.failure ?? (error instanceof SheetError ? error : notSheet("zip", error));
   } finally {
     stream.destroy();

@@ -798,4 +798,23 @@ describe("readSheet: rows handed to a reader as they come", () => {
     expect(error).toBeInstanceOf(SheetError);
     expect(error!.problem).toBe("tooMany");
   });
+
+  it("passes what the reader throws through as it is, never as a bad file", async () => {
+    const failure = new Error("the database went away");
+    for (const file of [
+      write("fails.csv", ["Name,Code,Remark", ...rows.map((r) => r.join(","))].join("\n")),
+      write("fails.xlsx", await importFile(rows)),
+    ]) {
+      const thrown = await readSheet(file, LIMITS, {
+        batch: 1_000,
+        onRows: async () => {
+          throw failure;
+        },
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(thrown).toBe(failure);
+    }
+  });
 });
