@@ -12,7 +12,7 @@ import { entitySchemas } from "../../../src/generated/schemas.ts";
 import type { JsonSchemaEntity } from "../../../src/schema/types.ts";
 import { entityNameKey } from "../../../src/schema/keys.ts";
 import { importCalls, importingEntities } from "../../../src/schema/imports.ts";
-import { check, fileError, NS, type Checked, type ImportRecord } from "../../entities/import/check.ts";
+import { check, fileError, NS, screen, type Checked, type ImportRecord } from "../../entities/import/check.ts";
 import { IMPORT_LIMITS, quoted, type Problem } from "../../entities/import/file.ts";
 import { importLock } from "../../entities/import/store.ts";
 import { mappingFor, rememberMapping } from "../../entities/import/mapping.ts";
@@ -37,13 +37,15 @@ function entityImport(entity: string): { files: FileIntakes; handlers: Handlers 
   const model = modelOf(entity);
   const calls = importCalls(entity);
   const fields = importColumns(model).map((column) => column.field);
-  // Both take the file the same way: up to IMPORT_LIMITS.bytes; it is read while it is checked.
+  // Both take the file the same way: up to IMPORT_LIMITS.bytes, read through once before their turn at the
+  // database (a hostile file is refused there), then read again, a batch at a time, while it is checked.
   const intake: FileIntake<unknown> = {
     limit: async (ctx) => ({
       bytes: IMPORT_LIMITS.bytes,
       tooLarge: () => fileError(ctx.lng, "tooLarge", { limit: `${IMPORT_LIMITS.bytes / 1024 / 1024} MB` }),
       missing: () => fileError(ctx.lng, "missing"),
     }),
+    prepare: (ctx, file) => screen(file.path, ctx.lng),
   };
   const problemOf = (ctx: Ctx, record: ImportRecord, refusal: Refusal): Problem => {
     const column = importColumns(model).find((c) => c.field === refusal.field) ?? importColumns(model)[0];

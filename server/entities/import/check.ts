@@ -334,6 +334,19 @@ class FileCheck {
 }
 
 /**
+ * Reads an arrived file once through, keeping nothing, before the call takes its turn at the database (and
+ * a confirm its transaction): a file it cannot take (not a sheet, too large, too slow, too many rows, or
+ * no rows) is a 400 there, and the check's own reading later holds the turn only for a file within bounds.
+ */
+export async function screen(path: string, lng: Language): Promise<void> {
+  const sheet = await readImportSheet(path, (key, params) => fileError(lng, key, params), {
+    batch: IMPORT_BATCH,
+    onRows: async () => {},
+  });
+  if (sheet.count === 0) throw fileError(lng, "empty");
+}
+
+/**
  * Checks a file of an entity's records, a batch at a time as it is read; with options.write (a confirm),
  * writes each batch once checked while the file has had no problem. A file that cannot be read is a 400.
  */
