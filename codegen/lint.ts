@@ -222,6 +222,24 @@ function entityProblems(project: Project, schema: EntitySchema, file: string, na
         add(`/x-entity/unique/${i}/${j}`, `no property "${f}"`);
     }),
   );
+  const importing = schema["x-import"];
+  if (importing) {
+    const columns = new Set(importing.columns);
+    importing.columns.forEach((f, i) => {
+      if (!fields.has(f)) add(`/x-import/columns/${i}`, `no property "${f}"`);
+      else if (resolved(f).readOnly) add(`/x-import/columns/${i}`, `"${f}" is read-only; a file cannot fill it`);
+    });
+    importing.key.forEach((f, i) => columns.has(f) || add(`/x-import/key/${i}`, `"${f}" is not a column`));
+    for (const [f, by] of Object.entries(importing.names ?? {})) {
+      const related = fields.has(f) ? (resolved(f)["x-relation"] as { entity: string } | undefined) : undefined;
+      const target = project.entities.find((e) => e.$id === related?.entity);
+      if (!columns.has(f) || !target) add(`/x-import/names/${f}`, `"${f}" is not a relation column`);
+      else
+        by.forEach(
+          (g, i) => g in target.properties || add(`/x-import/names/${f}/${i}`, `${target.$id} has no property "${g}"`),
+        );
+    }
+  }
   for (const [name, node] of Object.entries(props)) {
     const needs = node["x-needs"] as { all: string[]; anyOf?: string[][] } | undefined;
     if (!needs) continue;

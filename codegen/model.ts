@@ -13,7 +13,7 @@ export interface RouteEntry {
   path: string;
   group: string;
   entity: string;
-  screen: "list" | "recycle" | "settings" | "create" | "edit" | "statistics";
+  screen: "list" | "recycle" | "settings" | "create" | "edit" | "statistics" | "import";
   extension?: ExtensionName;
   /** Overrides the entity's list call (e.g. goods-down for subordinates' goods). */
   listCall?: string;
@@ -33,7 +33,6 @@ export type ExtensionName =
   | "dashboard"
   | "restock-grid"
   | "payment-certificates"
-  | "machine-import"
   | "system-upgrade"
   | "agent-wizard"
   | "device-statistics"

@@ -1,6 +1,7 @@
 // The permission a manifest route needs to be shown; the key grammar itself is src/schema/permissions.ts.
 import type { CallKind, RouteEntry } from "./model.ts";
 import { permissionOfCall } from "../src/schema/permissions.ts";
+import { importPermission } from "../src/schema/imports.ts";
 
 export {
   accessOfCall,
@@ -18,9 +19,11 @@ export const SCREEN_CALL = {
   create: "add",
   edit: "update",
   statistics: "list",
-} as const satisfies Record<RouteEntry["screen"], CallKind>;
+} as const satisfies Record<Exclude<RouteEntry["screen"], "import">, CallKind>;
 
-/** The permission a route needs to be shown. */
+/** The permission a route needs to be shown (an import screen: the entity's import permission). */
 export function routePermission(route: RouteEntry): string {
-  return permissionOfCall(route.entity, SCREEN_CALL[route.screen]);
+  return route.screen === "import"
+    ? importPermission(route.entity)
+    : permissionOfCall(route.entity, SCREEN_CALL[route.screen]);
 }

@@ -40,8 +40,12 @@ export function manifestProblems(project: Project): Problem[] {
       return;
     }
     const calls = schema["x-entity"].calls;
-    const needs = SCREEN_CALL[route.screen];
-    if (!calls[needs]) add("screen", `entity "${route.entity}" has no "${needs}" call for a ${route.screen} screen`);
+    if (route.screen === "import") {
+      if (!schema["x-import"]) add("screen", `entity "${route.entity}" declares no x-import for an import screen`);
+    } else {
+      const needs = SCREEN_CALL[route.screen];
+      if (!calls[needs]) add("screen", `entity "${route.entity}" has no "${needs}" call for a ${route.screen} screen`);
+    }
     for (const [field, value] of Object.entries(route.filter ?? {})) {
       if (!schema.properties[field]) add(`filter/${field}`, `entity "${route.entity}" has no field "${field}"`);
       else if (Array.isArray(value) && schema.properties[field]["x-ui"]?.filter !== "in")
@@ -108,7 +112,7 @@ export function generateResources(project: Project, banner: string): string {
   return `${banner}
 import type { EntityName } from "./types.ts";
 
-export type Screen = "list" | "recycle" | "settings" | "create" | "edit" | "statistics";
+export type Screen = "list" | "recycle" | "settings" | "create" | "edit" | "statistics" | "import";
 export type ExtensionName = ${project.manifest.routes
     .map((r) => r.extension)
     .concat(project.manifest.home.extension)

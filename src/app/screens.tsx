@@ -15,6 +15,8 @@ const screens = {
   settings: lazyScreen(() => import("../crud/settings-screen.tsx").then((m) => m.SettingsScreen), { page: true }),
 };
 const { list: ListScreen, form: FormScreen, show: ShowScreen, settings: SettingsScreen } = screens;
+/** An entity's import page (not fetched ahead: few users import). */
+const ImportScreen = lazyScreen(() => import("../crud/import-screen.tsx").then((m) => m.ImportScreen), { page: true });
 
 /**
  * Once the shell is idle, the generic screens' code is fetched (a list, its records' details and forms
@@ -45,11 +47,14 @@ export function Screen({ route }: { route: ScreenRoute }) {
   if (Extension) return <Extension route={route} />;
   switch (route.action) {
     case "list":
-      return route.resource.meta.screen === "settings" ? (
-        <SettingsScreen resource={id} />
-      ) : (
-        <ListScreen resource={id} />
-      );
+      switch (route.resource.meta.screen) {
+        case "settings":
+          return <SettingsScreen resource={id} />;
+        case "import":
+          return <ImportScreen resource={id} />;
+        default:
+          return <ListScreen resource={id} />;
+      }
     case "create":
     case "edit":
       return <FormScreen resource={id} action={route.action} />;

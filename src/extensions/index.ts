@@ -18,7 +18,6 @@ const pageOf = (load: () => Promise<ComponentType<ExtensionProps>>) => lazyScree
 export const extensions: Partial<Record<ExtensionName, LazyScreen<ExtensionProps>>> = {
   dashboard: pageOf(() => import("./dashboard/dashboard.tsx").then((m) => m.Dashboard)),
   "restock-grid": pageOf(() => import("./restock-grid/restock-screen.tsx").then((m) => m.RestockScreen)),
-  "machine-import": pageOf(() => import("./machine-import/machine-import.tsx").then((m) => m.MachineImport)),
   "payment-certificates": pageOf(() =>
     import("./payment-certificates/payment-settings.tsx").then((m) => m.PaymentSettings),
   ),

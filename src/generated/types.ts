@@ -1460,25 +1460,25 @@ export interface MachineIccidInput {
   id: number;
 }
 /**
- * Checks an uploaded device import file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) and answers every problem by row and column in the caller's language: a missing value, a bad format, a duplicate within the file or against live devices, an unknown model, spec, protocol or outlet (outlets in the caller's scope). Writes nothing.
+ * Checks an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of machine records and answers every problem by row and column in the caller's language: a missing column or value, a value the schema refuses, an unknown or ambiguous related record (in the caller's scope), a duplicate within the file or against live records. Writes nothing.
  */
 export interface MachineImportCheckInput {
   /**
-   * JSON object: a header the file names in words of its own -> the device field it fills. Without it, the mapping the caller last confirmed a device import with; a confirm remembers it.
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
    */
   mapping?: string;
 }
 /**
- * Imports an uploaded device file (XLSX or CSV, multipart) after the same checks: every row or none, in one transaction. Rows naming a device that already exists with the same values are skipped, so the same file confirmed twice creates its devices once.
+ * Imports an uploaded file (the first sheet of an XLSX workbook, or a CSV file; one multipart part named file) of machine records after the same checks: every row or none, in one transaction. A row whose record already exists with the same values is skipped, so the same file confirmed twice creates its records once.
  */
 export interface MachineImportConfirmInput {
   /**
-   * JSON object: a header the file names in words of its own -> the device field it fills. Without it, the mapping the caller last confirmed a device import with; a confirm remembers it.
+   * JSON object: a header the file names in words of its own -> the field it fills. Without it, the mapping the caller last confirmed an import of the entity with; a confirm remembers it.
    */
   mapping?: string;
 }
 /**
- * The device import template: an XLSX workbook with the columns (device code, hardware id, kind, model, spec, protocol, outlet, room, expiry date, remark; related records by name), a sample row and a sheet of notes, in the caller's language.
+ * The machine import template: an XLSX workbook with the columns (mac_name, mac_id, kind, model_id, spec_id, protocol_id, shop_id, room_number, expiry_date, remark; related records by title), a sample row and a sheet of notes, in the caller's language.
  */
 export interface MachineImportTemplateInput {}
 /**

@@ -3,20 +3,6 @@
 // (server/entities/import/). One name grammar for both, and for the console's wizard.
 import type { JsonSchemaEntity } from "./types.ts";
 
-/** The device fields a column of the device import's file fills, in its template's order. */
-export const DEVICE_IMPORT_FIELDS = [
-  "mac_name",
-  "mac_id",
-  "kind",
-  "model_id",
-  "spec_id",
-  "protocol_id",
-  "shop_id",
-  "room_number",
-  "expiry_date",
-  "remark",
-] as const;
-
 /** The most rows one file of a generic import may hold. */
 export const IMPORT_ROWS = 100_000;
 

@@ -149,6 +149,8 @@ export interface JsonSchemaEntity extends JsonSchemaNode {
 export interface XImport {
   columns: string[];
   key: string[];
+  /** A relation column's fields of the related entity a cell may name its record by (default: its title). */
+  names?: Record<string, string[]>;
 }
 
 /** Who may call an operation: anyone, any signed-in account, or the holders of a permission key. */

@@ -89,9 +89,10 @@ async function count(table: string, column: string, like: string): Promise<numbe
   return rows[0].n;
 }
 
-it("declares the import calls of goods, outlets and operators", () => {
+it("declares the import calls of goods, devices, outlets and operators", () => {
   expect(importingEntities(entitySchemas as unknown as Record<string, JsonSchemaEntity>)).toEqual([
     "goods",
+    "machine",
     "operator",
     "shop",
   ]);

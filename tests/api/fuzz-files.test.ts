@@ -14,7 +14,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationSchemas } from "../../src/generated/operations.ts";
 import { buildApp } from "../../server/app.ts";
-import { DEVICE_LIMITS } from "../../server/domain/machines/import.ts";
 import { IMPORT_LIMITS } from "../../server/entities/import/file.ts";
 import { MAX_UPLOAD_BYTES } from "../../server/domain/uploads/index.ts";
 import { call, createTestApp, type TestApp } from "./helper.ts";
@@ -40,12 +39,7 @@ const FILE_CALLS = Object.values(operationSchemas)
     return {
       id: o.$id,
       url: `${o["x-operation"].basePath ?? "/merchant"}/${o.$id}${query ? `?${query}` : ""}`,
-      limit:
-        o["x-operation"].area === "machines"
-          ? DEVICE_LIMITS.bytes
-          : o["x-operation"].area === "imports"
-            ? IMPORT_LIMITS.bytes
-            : MAX_UPLOAD_BYTES,
+      limit: o["x-operation"].area === "imports" ? IMPORT_LIMITS.bytes : MAX_UPLOAD_BYTES,
     };
   });
 

@@ -188,7 +188,7 @@ describe("machine-import-template", () => {
     const reply = await file("agent_a", "/merchant/machine-import-template", "zh");
     expect(reply.status).toBe(200);
     expect(reply.headers["content-type"]).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-    expect(String(reply.headers["content-disposition"])).toContain('filename="device-import-template.xlsx"');
+    expect(String(reply.headers["content-disposition"])).toContain('filename="machine-import-template.xlsx"');
     const workbook = await workbookOf(reply.body);
     const [devices, notes] = workbook.worksheets;
     expect(devices.name).toBe("设备");
@@ -205,20 +205,24 @@ describe("machine-import-template", () => {
       "备注",
     ]);
     const sample = values(devices.getRow(2));
-    expect(sample.slice(0, 3)).toEqual(["VM-0001", "864512051234567", "售货机"]);
+    // The schema's example device, its type by its label.
+    expect(sample.slice(0, 3)).toEqual(["VM-PP-0012", "864512051234567", "售货机"]);
     // The sample names records the caller may use: its own outlet, never another agent's.
     const outlets = (
       await t.db.query<{ name: string }>(`select name from shop where agent_id = $1 order by id`, [t.ids.agent_a])
     ).rows;
-    expect(sample[6]).toBe(outlets[0].name);
+    expect(outlets.map((o) => o.name)).toContain(sample[6]);
     expect(notes.name).toBe("说明");
     expect(values(notes.getRow(1))).toEqual(["列", "必填", "填写说明"]);
+    // What a column takes, from the schema: its length, that it is unique, its field's help.
     expect(values(notes.getRow(2))).toEqual([
       "设备编号",
       "是",
-      "设备编号：字母、数字、_ 和 -，最多 64 个字符；在所有设备中唯一",
+      "文字，最多 64 个字符；不可与任何其他记录重复；可使用字母、数字、_ 和 -",
     ]);
-    expect(notes.rowCount).toBe(1 + 10 + 1 + 3);
+    expect(values(notes.getRow(7))).toEqual(["协议", "是", "已有设备协议的名称或编码"]);
+    expect(values(notes.getRow(8))).toEqual(["网点", "否", "您已有的网点的名称"]);
+    expect(notes.rowCount).toBe(1 + 10 + 1 + 4);
 
     // Checked as it comes, in another language, the sample row passes.
     const checked = await upload("agent_a", "machine-import-check", reply.body, "en");
@@ -286,7 +290,7 @@ describe("machine-import-check and -confirm", () => {
         { row: 6, column: "Model", field: "model_id", message: "No Device model is named “Nope”" },
         { row: 7, column: "Outlet", field: "shop_id", message: "No Outlet is named “IO Outlet B”" },
         { row: 8, column: "Device code", field: "mac_name", message: "“IO-001” is also on row 2" },
-        { row: 9, column: "Hardware ID", field: "mac_id", message: "“IOHWB00001” is already used by another device" },
+        { row: 9, column: "Hardware ID", field: "mac_id", message: "“IOHWB00001” is already used by another record" },
         { row: 10, column: "Expiry date", field: "expiry_date", message: "Expiry date is not a valid date" },
       ],
     });
@@ -507,13 +511,13 @@ describe("machine-import-check and -confirm", () => {
                   row: 2,
                   column: "Device code",
                   field: "mac_name",
-                  message: `“${code}” is already used by another device`,
+                  message: `“${code}” is already used by another record`,
                 }
               : {
                   row: 2,
                   column: "Hardware ID",
                   field: "mac_id",
-                  message: `“${hardware}” is already used by another device`,
+                  message: `“${hardware}” is already used by another record`,
                 },
           );
       }
@@ -555,7 +559,7 @@ describe("machine-import-check and -confirm", () => {
       expect(confirmed.status).toBe(400);
       expect(confirmed.body.data).toMatchObject({ created: 0, problem_count: 1 });
       expect(confirmed.body.data.problems).toEqual([
-        { row: 3, column: "Device code", field: "mac_name", message: "“IO-HELD2” is already used by another device" },
+        { row: 3, column: "Device code", field: "mac_name", message: "“IO-HELD2” is already used by another record" },
       ]);
       expect(await countDevices("IO-HELD1")).toBe(0);
       expect(await countDevices("IO-HELD2")).toBe(1);
@@ -630,10 +634,10 @@ describe("machine-import-check and -confirm", () => {
       expect(refused.status).toBe(400);
       expect(refused.body.data).toEqual({ errors: notSheet.map((e) => ({ field: "file", ...e })) });
     }
-    const big = await upload("agent_a", "machine-import-check", Buffer.alloc(10 * 1024 * 1024 + 1, 1));
+    const big = await upload("agent_a", "machine-import-check", Buffer.alloc(20 * 1024 * 1024 + 1, 1));
     expect(big.status).toBe(400);
     expect(big.body.data).toEqual({
-      errors: [{ field: "file", keyword: "tooLarge", message: "The file is larger than 10 MB" }],
+      errors: [{ field: "file", keyword: "tooLarge", message: "The file is larger than 20 MB" }],
     });
     const empty = await upload("agent_a", "machine-import-check", await xlsx([]));
     expect(empty.status).toBe(400);

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Console, locale, openPage, SHOTS, signIn, startConsole, type Tab, tableRows } from "./harness.ts";
 
-const wizard = (lng: string) => locale(lng, "machine_import").wizard;
+const wizard = (lng: string) => locale(lng, "entity_import").wizard;
+/** The wizard's title for devices, in a language: the generic words with the entity's name. */
+const title = (lng: string) => wizard(lng).title.replace("{{entity}}", locale(lng, "machine").name);
 const machine = locale("en", "machine");
 
 let c: Console;
@@ -69,9 +71,9 @@ describe("the device import wizard", () => {
     const { page, errors } = tab;
     const en = wizard("en");
     await page.goto(`${c.url}/machine/import`);
-    await page.locator(".machine-import").waitFor();
-    expect(await page.locator(".machine-import .ant-card-head-title").textContent()).toBe(en.title);
-    // A hand-written screen is named by its menu entry in the tab bar, not as an "Add" form.
+    await page.locator(".import-wizard").waitFor();
+    expect(await page.locator(".import-wizard .ant-card-head-title").textContent()).toBe(title("en"));
+    // The import screen is named by its menu entry in the tab bar.
     expect(await page.locator(".ant-tabs-tab-active").textContent()).toBe(locale("en", "menu").routes.machine_import);
     await page.screenshot({ path: join(SHOTS, "machine-import-upload-en.png") });
 
@@ -83,7 +85,7 @@ describe("the device import wizard", () => {
 
     const bad = await xlsx([row("E2E-IMP-1", "E2EHW00001"), row("E2E-IMP-2", null)]);
     await page
-      .locator(".machine-import input[type=file]")
+      .locator(".import-wizard input[type=file]")
       .setInputFiles({ name: "bad.xlsx", mimeType: XLSX, buffer: bad });
     const problems = page.locator(".import-wizard-problems .ant-table-tbody tr.ant-table-row");
     await problems.first().waitFor();
@@ -99,7 +101,7 @@ describe("the device import wizard", () => {
     await page.getByRole("button", { name: en.fixAndRetry }).click();
     const good = await xlsx([row("E2E-IMP-1", "E2EHW00001"), row("E2E-IMP-2", "E2EHW00002")]);
     await page
-      .locator(".machine-import input[type=file]")
+      .locator(".import-wizard input[type=file]")
       .setInputFiles({ name: "good.xlsx", mimeType: XLSX, buffer: good });
     const confirm = page.getByRole("button", { name: en.confirm.replace("{{count}}", "2") });
     await confirm.waitFor();
@@ -108,6 +110,10 @@ describe("the device import wizard", () => {
     await page.getByText(en.doneTitle.replace("{{count}}", "2")).waitFor();
     await page.screenshot({ path: join(SHOTS, "machine-import-done-en.png") });
     expect(await count("E2E-IMP-")).toBe(2);
+    // Its way back is the device list, which shows the imported devices.
+    await page.getByRole("button", { name: en.toList }).click();
+    await page.waitForURL(/\/machine\/list/);
+    await page.getByText("E2E-IMP-1").first().waitFor();
     expect(errors).toEqual([]);
   });
 
@@ -116,11 +122,11 @@ describe("the device import wizard", () => {
     try {
       await signIn(c, other.page, "admin");
       await other.page.goto(`${c.url}/machine/import`);
-      await other.page.locator(".machine-import").waitFor();
-      expect(await other.page.locator(".machine-import .ant-card-head-title").textContent()).toBe(wizard(lng).title);
+      await other.page.locator(".import-wizard").waitFor();
+      expect(await other.page.locator(".import-wizard .ant-card-head-title").textContent()).toBe(title(lng));
       const bad = await xlsx([row(`E2E-${lng}-1`, null)]);
       await other.page
-        .locator(".machine-import input[type=file]")
+        .locator(".import-wizard input[type=file]")
         .setInputFiles({ name: "bad.xlsx", mimeType: XLSX, buffer: bad });
       const problem = other.page.locator(".import-wizard-problems .ant-table-tbody tr.ant-table-row").first();
       await problem.waitFor();

@@ -395,3 +395,36 @@ describe("the codegen lint of fields shown for some records only (x-ui.when)", (
     expect(machine.properties.towel_price["x-ui"]!.when).toEqual({ kind: ["car_wash", "dryer"], towel_mode: ["paid"] });
   });
 });
+
+describe("the codegen lint of an import (x-import)", () => {
+  it("refuses a column that is no property or read-only, a key that is no column, and names on what is no relation", () => {
+    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+    const machine = structuredClone(project.entities.find((e) => e.$id === "machine")!);
+    machine["x-import"] = {
+      columns: ["mac_name", "mac_nmae", "total_money", "protocol_id", "model_id"],
+      key: ["mac_id"],
+      names: { protocol_id: ["name", "cod"], mac_name: ["name"], spec_id: ["name"] },
+    };
+    const problems = lintProject({
+      ...project,
+      entities: project.entities.map((e) => (e.$id === "machine" ? machine : e)),
+    })
+      .filter((p) => p.file === "schemas/machine.json")
+      .map((p) => `${p.path}: ${p.message}`);
+    expect(problems).toEqual([
+      '/x-import/columns/1: no property "mac_nmae"',
+      '/x-import/columns/2: "total_money" is read-only; a file cannot fill it',
+      '/x-import/key/0: "mac_id" is not a column',
+      '/x-import/names/protocol_id/1: machine_protocol has no property "cod"',
+      '/x-import/names/mac_name: "mac_name" is not a relation column',
+      '/x-import/names/spec_id: "spec_id" is not a relation column',
+    ]);
+  });
+
+  it("accepts the imports as declared; devices name a protocol by its name or code", () => {
+    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+    expect(lintProject(project).filter((p) => p.path.startsWith("/x-import"))).toEqual([]);
+    const machine = project.entities.find((e) => e.$id === "machine")!;
+    expect(machine["x-import"]!.names).toEqual({ protocol_id: ["name", "code"] });
+  });
+});

@@ -1,8 +1,7 @@
 // The imports area: the calls of every entity that declares x-import (codegen/imports.ts declares
 // <entity>-import-template, -check and -confirm), all served by the generic engine (server/entities/import/).
 // A check and a confirm answer with their progress first when the console asks (server/entities/progress.ts).
-// The device import keeps calls of its own (server/domain/machines/import.ts), sharing the engine's
-// file reading, statements and writes.
+// Devices are imported this way too (machine-import-*, SPEC §7), from x-import of schemas/machine.json.
 import { defineArea, type FileIntake, type FileIntakes, type Handlers, type OperationRun } from "../area.ts";
 import { inTransaction, sqlOf, type Ctx } from "../../entities/context.ts";
 import { HttpError } from "../../core/errors.ts";

@@ -1,6 +1,6 @@
 // Device calls beyond CRUD: binding (binding.ts), restocking (restock.ts), settings (settings.ts),
-// operators' bindings and shares (operators.ts), QR codes (qrcode.ts), import (import.ts), and the
-// device figures.
+// operators' bindings and shares (operators.ts), QR codes (qrcode.ts), and the device figures. Devices
+// are imported by the generic engine (x-import of schemas/machine.json, server/domain/imports/).
 // A device's takings, status and stock state are its live view's (server/db/live.ts): one definition
 // for the list, the detail, machine-statistics, statistics-machine and the home screen.
 import { sqlOf } from "../../entities/context.ts";
@@ -8,7 +8,6 @@ import { detail, listRecords } from "../../entities/engine.ts";
 import { modelOf } from "../../model/model.ts";
 import { defineArea } from "../area.ts";
 import { bindingHandlers } from "./binding.ts";
-import { importFiles, importHandlers } from "./import.ts";
 import { operatorHandlers, operatorHooks } from "./operators.ts";
 import { qrcodeHandlers } from "./qrcode.ts";
 import { restockHandlers } from "./restock.ts";
@@ -26,13 +25,11 @@ export const machines = defineArea({
       },
     },
   },
-  files: importFiles,
   handlers: {
     ...bindingHandlers,
     ...restockHandlers,
     ...settingsHandlers,
     ...operatorHandlers,
-    ...importHandlers,
     ...qrcodeHandlers,
 
     /** The device list (its paging, sort and filters) with each device's takings. */

@@ -15,6 +15,7 @@ import { IMPORT_LIMITS, quoted, readImportSheet, type Problem } from "./file.ts"
 import type { SheetRow } from "../sheet-read.ts";
 import {
   columnLabel,
+  enumText,
   enumValues,
   headerTexts,
   importColumns,
@@ -97,10 +98,15 @@ class FileCheck {
   private readonly keyColumn: ImportColumn;
   private readonly validate;
   private readonly enums: Map<ImportColumn, Map<string, string | number>>;
+  private readonly allowed: Map<ImportColumn, string>;
   /** A related record's ids by its title, for every title met so far (one statement per batch's new ones). */
   private readonly titles = new Map<ImportColumn, Map<string, number[]>>();
   /** The row each key was first met on. */
   private readonly firstRow = new Map<string, number>();
+  /** The key is one no two records may share: it is looked for among everyone's records. */
+  private readonly keyUnique: boolean;
+  /** The other columns no two records may share, and the row each of their values was first met on. */
+  private readonly uniques: { column: ImportColumn; first: Map<string, number> }[];
   private readonly compared: ImportColumn[];
   private readonly defaults: Map<string, unknown>;
   private byIndex = new Map<number, ImportColumn>();
@@ -122,8 +128,18 @@ class FileCheck {
     this.columns = importColumns(model);
     this.key = model.schema["x-import"]!.key;
     this.keyColumn = this.columns.find((c) => c.field === this.key[0])!;
+    this.keyUnique = this.key.length === 1 && this.keyColumn.unique;
+    this.uniques = this.columns
+      .filter((c) => c.unique && c !== (this.keyUnique ? this.keyColumn : undefined))
+      .map((column) => ({ column, first: new Map() }));
     this.validate = validatorFor(model, "create");
     this.enums = new Map(this.columns.filter((c) => c.kind === "enum").map((c) => [c, enumValues(model, c)]));
+    // An enum's values as a problem lists them: by their labels in the caller's language.
+    this.allowed = new Map(
+      this.columns
+        .filter((c) => c.kind === "enum")
+        .map((c) => [c, (c.values ?? []).map((v) => enumText(model, this.lng, c, v)).join(", ")]),
+    );
     // A password is stored hashed: the same record is the same in every other column.
     this.compared = this.columns.filter((c) => !model.hashed.has(c.field));
     // A cell left empty took the field's default when the record was written.
@@ -179,17 +195,11 @@ class FileCheck {
     if (titles.size === 0) return;
     const found = new Map<string, { id: number; own: boolean }[]>([...titles].map((t) => [t, []]));
     const { agentId } = this.ctx.principal;
-    for (const row of await byNames(
-      this.db,
-      scopeOf(this.ctx.principal),
-      column.relation!,
-      [column.titleField!],
-      titles,
-    )) {
-      const title = String(row[column.titleField!]);
-      found
-        .get(title)
-        ?.push({ id: Number(row.id), own: row.agent_id !== undefined && Number(row.agent_id) === agentId });
+    const by = column.titleFields!;
+    for (const row of await byNames(this.db, scopeOf(this.ctx.principal), column.relation!, by, titles)) {
+      const own = row.agent_id !== undefined && Number(row.agent_id) === agentId;
+      // A record named by one of its fields (a protocol by its name or its code) is met once per title.
+      for (const title of new Set(by.map((f) => String(row[f])))) found.get(title)?.push({ id: Number(row.id), own });
     }
     // A title that names several, one of them the caller's own (every agent has its "Drinks" category), is the caller's.
     for (const [title, rows] of found) {
@@ -242,7 +252,7 @@ class FileCheck {
         case "enum": {
           const value = this.enums.get(column)!.get(normal(text));
           if (value !== undefined) return value;
-          const allowed = [...new Set(this.enums.get(column)!.values())].join(", ");
+          const allowed = this.allowed.get(column);
           add(row, column, this.text("badValue", { value: quoted(text), allowed }));
           return text;
         }
@@ -265,7 +275,8 @@ class FileCheck {
       }
     };
 
-    const candidates: ImportRecord[] = [];
+    // Every row, with the fields already found wrong on it (a duplicate of a wrong value is not said too).
+    const candidates: (ImportRecord & { reported: Set<string>; failed: boolean })[] = [];
     for (const { row, values } of bound) {
       const record: Record<string, unknown> = {};
       // A column missing from the file is reported once, on its header row, not on every row.
@@ -290,43 +301,67 @@ class FileCheck {
         reported.add(field);
         add(row, column, error.message);
       }
-      if (found.length === before) candidates.push({ row, values: record });
+      candidates.push({ row, values: record, reported, failed: found.length > before });
     }
 
-    // Duplicates within the file: a key met on an earlier row.
+    // Duplicates within the file: a key, or a value no two records may share, met on an earlier row.
+    type Candidate = (typeof candidates)[number];
     const keyOf = (values: Record<string, unknown>) => keyText(this.key, values, values);
-    const unique: ImportRecord[] = [];
-    for (const candidate of candidates) {
-      const k = keyOf(candidate.values);
-      const earlier = this.firstRow.get(k);
-      if (earlier === undefined) {
-        this.firstRow.set(k, candidate.row);
-        unique.push(candidate);
-      } else
-        add(
-          candidate.row,
-          this.keyColumn,
-          this.text("duplicateInFile", { value: quoted(String(candidate.values[this.key[0]])), row: earlier }),
-        );
-    }
+    const valueOf = (candidate: Candidate, column: ImportColumn) => quoted(String(candidate.values[column.field]));
+    const usable = (candidate: Candidate, column: ImportColumn) =>
+      candidate.values[column.field] !== undefined && !candidate.reported.has(column.field);
+    const taken = (candidate: Candidate, column: ImportColumn, message: string) => {
+      add(candidate.row, column, message);
+      candidate.reported.add(column.field);
+      candidate.failed = true;
+    };
+    const repeated = (first: Map<string, number>, text: string, candidate: Candidate, column: ImportColumn) => {
+      const earlier = first.get(text);
+      if (earlier === undefined) first.set(text, candidate.row);
+      else taken(candidate, column, this.text("duplicateInFile", { value: valueOf(candidate, column), row: earlier }));
+    };
+    const keyed = candidates.filter((candidate) => usable(candidate, this.keyColumn));
+    for (const candidate of keyed) repeated(this.firstRow, keyOf(candidate.values), candidate, this.keyColumn);
+    for (const { column, first } of this.uniques)
+      for (const candidate of candidates)
+        if (usable(candidate, column)) repeated(first, String(candidate.values[column.field]), candidate, column);
 
-    // Against the caller's own live records, in one statement: the same record with the same values is
-    // imported already (skipped); with other values, a problem.
-    const live = await liveByKey(this.db, this.ctx, this.model, this.key, unique);
+    // Against the live records, one statement for the key and one for each other unique column: the same
+    // record, one the caller sees, with the same values is imported already (skipped); a record holding the
+    // key with other values, or another record holding a unique value, is a problem. The key is looked
+    // for among the caller's own records, or everyone's when no two records may share it.
+    const live = await liveByKey(this.db, this.ctx, this.model, this.key, keyed, this.keyUnique);
+    const holders: { column: ImportColumn; live: Awaited<typeof live> }[] = [];
+    for (const { column } of this.uniques)
+      holders.push({
+        column,
+        live: await liveByKey(
+          this.db,
+          this.ctx,
+          this.model,
+          [column.field],
+          candidates.filter((c) => usable(c, column)),
+          true,
+        ),
+      });
     const records: ImportRecord[] = [];
-    for (const candidate of unique) {
-      const existing = live.get(keyOf(candidate.values));
-      if (!existing) records.push(candidate);
-      else if (
-        this.compared.every((c) => same(existing[c.field], candidate.values[c.field] ?? this.defaults.get(c.field)))
-      )
-        this.skipped++;
-      else
-        add(
-          candidate.row,
-          this.keyColumn,
-          this.text("duplicateLive", { value: quoted(String(candidate.values[this.key[0]])) }),
-        );
+    for (const candidate of candidates) {
+      const existing = usable(candidate, this.keyColumn) ? live.get(keyOf(candidate.values)) : undefined;
+      const imported =
+        existing?.import_seen &&
+        this.compared.every((c) => same(existing[c.field], candidate.values[c.field] ?? this.defaults.get(c.field)));
+      if (existing && !imported)
+        taken(candidate, this.keyColumn, this.text("duplicateLive", { value: valueOf(candidate, this.keyColumn) }));
+      for (const { column, live } of holders) {
+        const holder = usable(candidate, column)
+          ? live.get(keyText([column.field], candidate.values, candidate.values))
+          : undefined;
+        if (holder && !(imported && holder.id === existing.id))
+          taken(candidate, column, this.text("duplicateLive", { value: valueOf(candidate, column) }));
+      }
+      if (candidate.failed) continue;
+      if (imported) this.skipped++;
+      else records.push({ row: candidate.row, values: candidate.values });
     }
     this.report(found);
     return this.problemCount ? [] : records;

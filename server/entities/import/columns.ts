@@ -15,8 +15,10 @@ export interface ImportColumn {
   required: boolean;
   /** The entity a relation (or a list of relations) names by its title. */
   relation?: string;
-  /** The title field of that entity. */
-  titleField?: string;
+  /** The fields of that entity a cell may name its record by: its title, or those x-import.names gives. */
+  titleFields?: string[];
+  /** Among everyone's records no two may share the value (a one-field unique set, x-entity.unique). */
+  unique: boolean;
   /** An enum's values. */
   values?: (string | number)[];
   /** A list's items: their own kind (a relation's ids, or text such as image addresses). */
@@ -47,10 +49,14 @@ export function importColumns(model: EntityModel): ImportColumn[] {
   const cached = columnsOf.get(model.name);
   if (cached) return cached;
   const required = new Set(model.schema.required ?? []);
-  const columns = model.schema["x-import"]!.columns.map((field) => {
+  const { columns: fields, names = {} } = model.schema["x-import"]!;
+  const unique = new Set(
+    (model.schema["x-entity"].unique ?? []).filter((set) => set.length === 1).map(([field]) => field),
+  );
+  const columns = fields.map((field) => {
     const kind = kindOf(resolveNode(model.fields.get(field)!.node));
-    const titleField = kind.relation ? (modelOf(kind.relation).titleField ?? "name") : undefined;
-    return { field, required: required.has(field), titleField, ...kind };
+    const titleFields = kind.relation ? (names[field] ?? [modelOf(kind.relation).titleField ?? "name"]) : undefined;
+    return { field, required: required.has(field), titleFields, unique: unique.has(field), ...kind };
   });
   columnsOf.set(model.name, columns);
   return columns;
@@ -63,6 +69,12 @@ export const columnLabel = (model: EntityModel, lng: Language, column: ImportCol
 /** An enum value's label in a language. */
 export const valueLabel = (model: EntityModel, lng: Language, column: ImportColumn, value: string | number): string =>
   translate(lng, enumKey(entityKeyBase(model.name), column.field, String(value)));
+
+/** An enum value as a file writes it in a language: its label, or (a switch's 0 and 1) the value itself. */
+export const enumText = (model: EntityModel, lng: Language, column: ImportColumn, value: string | number): string =>
+  hasTranslation(enumKey(entityKeyBase(model.name), column.field, String(value)))
+    ? valueLabel(model, lng, column, value)
+    : String(value);
 
 /** Every header text that names a column: its label in each language and its field name. */
 export function headerTexts(model: EntityModel): Map<string, ImportColumn> {

@@ -1,5 +1,5 @@
-// What every spreadsheet import (the device import's and the generic engine's) shares about a file: its
-// size and reading limits, how a problem is reported, and how a cell is quoted in one.
+// What an import (the generic engine's, server/entities/import/) knows about a file: its size and reading
+// limits, how a problem is reported, and how a cell is quoted in one.
 import { readSheet, SheetError, type RowReader, type SheetLimits } from "../sheet-read.ts";
 import { IMPORT_ROWS } from "../../../src/schema/imports.ts";
 
@@ -39,22 +39,21 @@ export interface Problem {
 }
 
 /**
- * An arrived file's first sheet, read within SHEET_LIMITS (its rows handed to `reader` as they come, when
- * there is one; at most maxRows data rows); a file it cannot take is refused with the 400 `refusal` makes of the problem's key and its
- * figures (in the import's own words).
+ * An arrived file's first sheet, read within SHEET_LIMITS, its rows handed to `reader` in batches as they
+ * come; a file it cannot take is refused with the 400 `refusal` makes of the problem's key and its figures
+ * (in the import's own words).
  */
 export async function readImportSheet(
   path: string,
   refusal: (key: string, params: Record<string, unknown>) => Error,
-  reader?: RowReader,
-  maxRows = IMPORT_LIMITS.rows,
+  reader: RowReader,
 ): Promise<Awaited<ReturnType<typeof readSheet>>> {
   try {
-    return await readSheet(path, { ...SHEET_LIMITS, maxRows }, reader);
+    return await readSheet(path, SHEET_LIMITS, reader);
   } catch (error) {
     if (!(error instanceof SheetError)) throw error;
     if (error.problem === "tooLarge")
       throw refusal("contentTooLarge", { limit: `${SHEET_LIMITS.maxTextBytes / 1024 / 1024} MB` });
-    throw refusal(error.problem, { limit: maxRows, ...error.params });
+    throw refusal(error.problem, { limit: SHEET_LIMITS.maxRows, ...error.params });
   }
 }

@@ -1,7 +1,6 @@
-// The statements every spreadsheet import shares (the device import's and the generic engine's): the
-// related records a file names, the confirm's lock, and its writes (inserts 1,000 rows a statement and
-// their audit). The writes run in the confirm's transaction after importLock, so two confirms of one
-// file never both insert its records.
+// The statements of a spreadsheet import (the generic engine's): the related records a file names, the
+// confirm's lock, and its writes (inserts 1,000 rows a statement and their audit). The writes run in the
+// confirm's transaction after importLock, so two confirms of one file never both insert its records.
 import { q } from "../../core/sql.ts";
 import type { Queryable } from "../../db/db.ts";
 import { scopeClause, type Row, type Scope } from "../repository.ts";

@@ -6,10 +6,10 @@ import { hasTranslation, translate, type Language } from "../../core/i18n.ts";
 import { moneyText } from "../../core/money.ts";
 import type { Queryable } from "../../db/db.ts";
 import { modelOf, resolveNode, type EntityModel } from "../../model/model.ts";
-import { entityKeyBase, entityNameKey, enumKey } from "../../../src/schema/keys.ts";
+import { entityKeyBase, entityNameKey, fieldHelpKey, fieldLabelKey } from "../../../src/schema/keys.ts";
 import { scopeOf, type Ctx } from "../context.ts";
 import { options } from "../repository.ts";
-import { columnLabel, importColumns, normal, valueLabel, type ImportColumn } from "./columns.ts";
+import { columnLabel, enumText, importColumns, normal, type ImportColumn } from "./columns.ts";
 import { IMPORT_LIMITS } from "./file.ts";
 import { liveByKey } from "./live.ts";
 import { NS } from "./check.ts";
@@ -20,25 +20,54 @@ export interface TemplateSource {
   ctx: Ctx;
 }
 
-/** What a column takes, in the caller's language. */
+/** What a relation column takes: the name (or another field, a protocol's code) of a record (of the caller's). */
+function relationRule(lng: Language, column: ImportColumn): string {
+  const t = (key: string, params?: Record<string, unknown>) => translate(lng, `${NS}:template.rules.${key}`, params);
+  const related = modelOf(column.relation!);
+  const entity = translate(lng, entityNameKey(related.name));
+  const [, ...others] = column.titleFields!;
+  // A record named by other fields too: their labels, as words of the sentence.
+  if (others.length)
+    return t("relationOr", {
+      entity,
+      other: others
+        .map((f) => translate(lng, fieldLabelKey(entityKeyBase(related.name), f)).toLocaleLowerCase(lng))
+        .join(", "),
+    });
+  return t(related.scoped ? "relation" : "relationAll", { entity });
+}
+
+/** What a column takes, in the caller's language: by its kind and its schema, then its field's help. */
 function rule(model: EntityModel, lng: Language, column: ImportColumn): string {
   const t = (key: string, params?: Record<string, unknown>) => translate(lng, `${NS}:template.rules.${key}`, params);
+  const node = resolveNode(model.fields.get(column.field)!.node);
   const entity = column.relation ? translate(lng, entityNameKey(column.relation)) : "";
+  const parts: string[] = [];
   switch (column.kind) {
     case "enum":
-      return t("enum", { allowed: (column.values ?? []).map((v) => valueLabel(model, lng, column, v)).join(", ") });
+      parts.push(t("enum", { allowed: (column.values ?? []).map((v) => enumText(model, lng, column, v)).join(", ") }));
+      break;
     case "relation":
-      return t("relation", { entity });
+      parts.push(relationRule(lng, column));
+      break;
     case "list":
-      return column.items === "relation" ? t("relations", { entity }) : t("list");
+      parts.push(column.items === "relation" ? t("relations", { entity }) : t("list"));
+      break;
     case "money":
-      return t("money");
+      parts.push(t("money"));
+      break;
     case "integer":
     case "number":
-      return t("number");
+      parts.push(t("number"));
+      break;
     default:
-      return t("text");
+      if (node.format === "date") parts.push(t("date"));
+      else parts.push(node.maxLength ? t("textMax", { max: node.maxLength }) : t("text"));
   }
+  if (column.unique) parts.push(t("unique"));
+  const help = fieldHelpKey(entityKeyBase(model.name), column.field);
+  if (hasTranslation(help)) parts.push(translate(lng, help));
+  return parts.join(t("separator"));
 }
 
 /** The field's example: its own, else the entity's first example's, else its default. */
@@ -95,15 +124,13 @@ async function sampleRow(
     const related = async () => {
       const title = await relatedTitle(source, column);
       if (title !== undefined) return title;
-      const entity = translate(lng, entityNameKey(column.relation!));
-      return column.required ? translate(lng, `${NS}:template.rules.relation`, { entity }) : "";
+      return column.required ? relationRule(lng, column) : "";
     };
     switch (column.kind) {
       case "enum": {
         const values = column.values ?? [];
         const value = values.find((v) => v === example) ?? values[0];
-        const labelled = hasTranslation(enumKey(entityKeyBase(model.name), column.field, String(value)));
-        row[column.field] = labelled ? valueLabel(model, lng, column, value) : String(value);
+        row[column.field] = enumText(model, lng, column, value);
         break;
       }
       case "relation":
@@ -137,19 +164,28 @@ async function sampleRow(
   return row;
 }
 
-/** The sample's key made one no record of the caller's holds, by a number after it. */
+/**
+ * The sample's key, and each value no two records may share, made one no record holds (of the caller's,
+ * or of everyone's for a unique one) by a number after it.
+ */
 async function unusedKey(model: EntityModel, row: Record<string, string | number>, source: TemplateSource | undefined) {
   const [key] = model.schema["x-import"]!.key;
-  if (!source || typeof row[key] !== "string" || !row[key]) return;
-  const tries = [row[key], ...Array.from({ length: 8 }, (_, i) => `${row[key]}-${i + 2}`)];
-  const live = await liveByKey(
-    source.db,
-    source.ctx,
-    model,
-    [key],
-    tries.map((value) => ({ values: { [key]: value } })),
-  );
-  row[key] = tries.find((value) => !live.has(JSON.stringify([value]))) ?? row[key];
+  const columns = importColumns(model);
+  const fields = [key, ...columns.filter((c) => c.unique && c.field !== key).map((c) => c.field)];
+  for (const field of fields) {
+    if (!source || typeof row[field] !== "string" || !row[field]) continue;
+    const everyone = columns.find((c) => c.field === field)!.unique;
+    const tries = [row[field], ...Array.from({ length: 8 }, (_, i) => `${row[field]}-${i + 2}`)];
+    const live = await liveByKey(
+      source.db,
+      source.ctx,
+      model,
+      [field],
+      tries.map((value) => ({ values: { [field]: value } })),
+      everyone,
+    );
+    row[field] = tries.find((value) => !live.has(JSON.stringify([value]))) ?? row[field];
+  }
 }
 
 /**

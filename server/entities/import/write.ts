@@ -1,4 +1,4 @@
-// A confirmed import's writes, shared by the device import and the generic engine: checked records in
+// A confirmed import's writes (the generic engine's): checked records in
 // the confirm's transaction, 1,000 a statement, each audited as created "by import". What the engine's
 // add does for one record is done for each (defaults, a password hashed, the owner, the entity's hooks
 // before and after), but the rows go in together. A row the database or a hook refuses (a record added by

@@ -18,7 +18,6 @@ export function EntityImport({ view, onBack }: { view: EntityView; onBack: () =>
     <ImportWizard
       calls={importCalls(view.name)}
       permission={importPermission(view.name)}
-      ns="entity_import"
       words={{ entity: t(`${view.name}:name`) }}
       fields={fields}
       back={

@@ -1,5 +1,4 @@
-// A spreadsheet import, as a wizard (the device import's, issue 11, and every entity's that declares
-// x-import, issue 33): 1. download the template (XLSX, in the user's language); 2. upload the filled file,
+// A spreadsheet import, as a wizard (of every entity that declares x-import, issues 11 and 33): 1. download the template (XLSX, in the user's language); 2. upload the filled file,
 // with the upload's progress, and the server checks it; 3. the problems, by row and column, or the rows
 // ready to import, and for a file whose headers are in words of its own a select per unmatched column
 // (the server remembers the choice once an import is confirmed); 4. confirm: every row is written or
@@ -27,8 +26,8 @@ import { download, postFile, type ApiError, type WorkProgress } from "../../app/
 import { allowed } from "../../app/providers/access-control.ts";
 import type { MachineImportCheckAnswer } from "../../generated/types.ts";
 
-/** What the checks and the imports answer alike; the generic calls also say which field each header fills. */
-export type ImportAnswer = MachineImportCheckAnswer & { headers?: { header: string; field: string | null }[] };
+/** What every import's check and confirm answer (codegen/imports.ts). */
+export type ImportAnswer = MachineImportCheckAnswer;
 type Problem = ImportAnswer["problems"][number];
 
 type Stage =
@@ -43,21 +42,21 @@ const STEP_INDEX: Record<Stage["step"], number> = { upload: 1, uploading: 1, che
 export interface ImportWizardProps {
   calls: { template: string; check: string; confirm: string };
   permission: string;
-  /** The namespace of the wizard's words (its wizard.* keys), and what they interpolate (the entity's name). */
-  ns: string;
+  /** What the wizard's words (entity_import's wizard.* keys) interpolate: the entity's name. */
   words?: Record<string, string>;
   /** The done page's way back (a link to the list, or closing the dialog). */
   back: ReactNode;
   /** The fields a header may be mapped to by hand, with their labels; none: headers are matched by name only. */
   fields?: { field: string; label: string }[];
-  className?: string;
 }
 
 /** A call with the user's mapping in its query, when there is one. */
 const withMapping = (call: string, mapping: Record<string, string> | undefined) =>
   mapping && Object.keys(mapping).length ? `${call}?mapping=${encodeURIComponent(JSON.stringify(mapping))}` : call;
 
-export function ImportWizard({ calls, permission, ns, words, back, fields, className }: ImportWizardProps) {
+const ns = "entity_import";
+
+export function ImportWizard({ calls, permission, words, back, fields }: ImportWizardProps) {
   const { t: translate, i18n } = useTranslation([ns, "common", "errors"]);
   const { language } = i18n;
   const t = (key: string, params?: Record<string, unknown>) =>
@@ -128,7 +127,7 @@ export function ImportWizard({ calls, permission, ns, words, back, fields, class
   };
 
   return (
-    <Card className={`import-wizard ${className ?? ""}`} title={t("wizard.title")}>
+    <Card className="import-wizard" title={t("wizard.title")}>
       <Steps
         className="import-wizard-steps"
         // The server checking what has arrived is the check's step.
