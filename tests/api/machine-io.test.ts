@@ -297,6 +297,16 @@ describe("machine-import-check and -confirm", () => {
     expect(await countDevices("IO-0%")).toBe(0);
   });
 
+  it("says an empty required cell as a spreadsheet's problem, a relation's too, in the user's language", async () => {
+    const data = await xlsx([["IO-050", "IOHW000050", "Dryer", null, "IO Spec", "IOP", null, null, null, null]]);
+    const en = await upload("agent_a", "machine-import-check", data);
+    expect(en.body.data.problems).toEqual([
+      { row: 2, column: "Model", field: "model_id", message: "Model is required" },
+    ]);
+    const zh = await upload("agent_a", "machine-import-check", data, "zh");
+    expect(zh.body.data.problems).toEqual([{ row: 2, column: "型号", field: "model_id", message: "型号不能为空" }]);
+  });
+
   it("finds the impossible date too, and speaks the user's language", async () => {
     const data = await xlsx([
       ["IO-009", "IOHW000009", "dryer", "io model", "IO SPEC", "iop", null, null, "2027-02-30", null],

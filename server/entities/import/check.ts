@@ -284,6 +284,12 @@ class FileCheck {
       const before = found.length;
       for (const column of columns) {
         const text = values.get(column);
+        // An empty cell of a required column: said as a spreadsheet's ("Model is required"), not as a form's.
+        if (text === undefined && column.required && !reported.has(column.field)) {
+          const field = columnLabel(this.model, this.lng, column);
+          add(row, column, translate(this.lng, "validation:required", { field }));
+          reported.add(column.field);
+        }
         if (text === undefined) continue;
         const count = found.length;
         record[column.field] = cellValue(column, text, row);

@@ -10,6 +10,7 @@ import {
   Button,
   Card,
   Form,
+  Grid,
   Progress,
   Result,
   Select,
@@ -19,6 +20,7 @@ import {
   Table,
   Typography,
   Upload,
+  type TableColumnsType,
 } from "antd";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -305,6 +307,28 @@ function Checked({
   onRestart: () => void;
 }) {
   const toCreate = answer.problem_count ? 0 : answer.rows - answer.skipped;
+  // On a phone the row and its column share one narrow cell, so the problem keeps the width to be read.
+  const phone = !Grid.useBreakpoint().sm;
+  const columns: TableColumnsType<Problem> = phone
+    ? [
+        {
+          title: `${t("wizard.row")} · ${t("wizard.column")}`,
+          key: "where",
+          width: 112,
+          render: (_, p) => (
+            <>
+              <div>{p.row}</div>
+              <Typography.Text type="secondary">{p.column}</Typography.Text>
+            </>
+          ),
+        },
+        { title: t("wizard.message"), dataIndex: "message" },
+      ]
+    : [
+        { title: t("wizard.row"), dataIndex: "row", width: 80 },
+        { title: t("wizard.column"), dataIndex: "column", width: 180 },
+        { title: t("wizard.message"), dataIndex: "message" },
+      ];
   return (
     <Space direction="vertical" size="middle" className="import-wizard-body">
       <Space size="large" wrap>
@@ -335,11 +359,7 @@ function Checked({
             rowKey={(p) => `${p.row}-${p.field}-${p.message}`}
             dataSource={answer.problems}
             pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
-            columns={[
-              { title: t("wizard.row"), dataIndex: "row", width: 80 },
-              { title: t("wizard.column"), dataIndex: "column", width: 180 },
-              { title: t("wizard.message"), dataIndex: "message" },
-            ]}
+            columns={columns}
           />
           <Button type="primary" onClick={onRestart}>
             {t("wizard.fixAndRetry")}
