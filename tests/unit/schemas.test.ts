@@ -11,6 +11,7 @@ import { resolveRef } from "../../codegen/keys.ts";
 import { lintProject } from "../../codegen/lint.ts";
 import { REFUNDABLE_STATES } from "../../src/schema/groups.ts";
 import { loadProject } from "../../codegen/load.ts";
+import type { EntitySchema } from "../../codegen/model.ts";
 
 const ajv = createAjv([
   defsSchema,
@@ -368,19 +369,23 @@ describe("the codegen lint of value groups (x-groups)", () => {
   });
 });
 
+/** The codegen lint's problems in the device schema's file, once `change` has edited a copy of it. */
+function deviceLint(change: (machine: EntitySchema) => void): string[] {
+  const project = loadProject(resolvePath(import.meta.dirname, "../.."));
+  const machine = structuredClone(project.entities.find((e) => e.$id === "machine")!);
+  change(machine);
+  return lintProject({ ...project, entities: project.entities.map((e) => (e.$id === "machine" ? machine : e)) })
+    .filter((p) => p.file === "schemas/machine.json")
+    .map((p) => `${p.path}: ${p.message}`);
+}
+
 describe("the codegen lint of fields shown for some records only (x-ui.when)", () => {
   it("refuses a when naming no field, the field itself or a value its field does not have", () => {
-    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
-    const machine = structuredClone(project.entities.find((e) => e.$id === "machine")!);
-    machine.properties.maxnumber["x-ui"]!.when = { kind: ["vending", "kiosk"] };
-    machine.properties.bake_time["x-ui"]!.when = { knd: ["dryer"] };
-    machine.properties.towel_mode["x-ui"]!.when = { towel_mode: ["paid"] };
-    const problems = lintProject({
-      ...project,
-      entities: project.entities.map((e) => (e.$id === "machine" ? machine : e)),
-    })
-      .filter((p) => p.file === "schemas/machine.json")
-      .map((p) => `${p.path}: ${p.message}`);
+    const problems = deviceLint((machine) => {
+      machine.properties.maxnumber["x-ui"]!.when = { kind: ["vending", "kiosk"] };
+      machine.properties.bake_time["x-ui"]!.when = { knd: ["dryer"] };
+      machine.properties.towel_mode["x-ui"]!.when = { towel_mode: ["paid"] };
+    });
     expect(problems).toEqual([
       '/properties/maxnumber/x-ui/when/kind/1: "kiosk" is not a value of "kind"',
       '/properties/bake_time/x-ui/when/knd: no property "knd"',
@@ -398,19 +403,13 @@ describe("the codegen lint of fields shown for some records only (x-ui.when)", (
 
 describe("the codegen lint of an import (x-import)", () => {
   it("refuses a column that is no property or read-only, a key that is no column, and names on what is no relation", () => {
-    const project = loadProject(resolvePath(import.meta.dirname, "../.."));
-    const machine = structuredClone(project.entities.find((e) => e.$id === "machine")!);
-    machine["x-import"] = {
-      columns: ["mac_name", "mac_nmae", "total_money", "protocol_id", "model_id"],
-      key: ["mac_id"],
-      names: { protocol_id: ["name", "cod"], mac_name: ["name"], spec_id: ["name"] },
-    };
-    const problems = lintProject({
-      ...project,
-      entities: project.entities.map((e) => (e.$id === "machine" ? machine : e)),
-    })
-      .filter((p) => p.file === "schemas/machine.json")
-      .map((p) => `${p.path}: ${p.message}`);
+    const problems = deviceLint((machine) => {
+      machine["x-import"] = {
+        columns: ["mac_name", "mac_nmae", "total_money", "protocol_id", "model_id"],
+        key: ["mac_id"],
+        names: { protocol_id: ["name", "cod"], mac_name: ["name"], spec_id: ["name"] },
+      };
+    });
     expect(problems).toEqual([
       '/x-import/columns/1: no property "mac_nmae"',
       '/x-import/columns/2: "total_money" is read-only; a file cannot fill it',
