@@ -109,7 +109,7 @@ export function requiredKeys(project: Project): Map<string, Set<string>> {
   }
   namespaces.set("defs", defsKeys(project));
   if (project.manifest.routes.length) namespaces.set("menu", menuKeys(project));
-  namespaces.set("validation", new Set(VALIDATION_KEYWORDS));
+  namespaces.set("validation", new Set([...VALIDATION_KEYWORDS, ...formatKeys(project)]));
   namespaces.set("permissions", new Set(PERMISSION_OPERATIONS));
   return namespaces;
 }
@@ -133,6 +133,24 @@ export function isOptionalKey(key: string, required: Set<string>): boolean {
   if (key.endsWith(".help")) return required.has(`${key.slice(0, -".help".length)}.label`);
   const op = /^((?:operations\.)?[^.]+\.)(confirm|success)(?:_chosen)?(?:_(?:zero|one|two|few|many|other))?$/.exec(key);
   return op !== null && required.has(`${op[1]}name`);
+}
+
+/**
+ * The string formats (JSON Schema `format`) the defs, entities and operations use, by their names in each
+ * language ("is not a valid date"): validation:formats.<format>.
+ */
+function formatKeys(project: Project): string[] {
+  const found = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === "object") {
+      const n = node as Record<string, unknown>;
+      if (n.type === "string" && typeof n.format === "string") found.add(n.format);
+      Object.values(n).forEach(walk);
+    }
+  };
+  [project.defs, ...project.entities, ...project.operations].forEach(walk);
+  return [...found].map((format) => `formats.${format}`);
 }
 
 /** Validation keywords whose messages the server and the forms show: validation:<keyword>. */

@@ -237,7 +237,10 @@ export function localizeErrors(
           : translate(lng, `validation:${error.keyword}`, {
               field: label,
               limit: money ? amountText(Number(params.limit), lng, currency) : params.limit,
-              format: params.format,
+              // The format by its name in the caller's language ("date"), else as the schema names it.
+              format: hasTranslation(`validation:formats.${String(params.format)}`)
+                ? translate(lng, `validation:formats.${String(params.format)}`)
+                : params.format,
               other: params.other ? labelOf(target, [String(params.other)], lng) : undefined,
             });
     const id = `${field} ${error.keyword}`;

@@ -256,7 +256,9 @@ export function translateErrors(base: string, isRelation: (field: string) => boo
         ) {
           message = i18n.t("validation:notChosen", { field });
         } else if (i18n.exists(`validation:${error.name}`)) {
-          message = i18n.t(`validation:${error.name}`, { field, limit, format: params.format });
+          // The format by its name in the user's language ("date"), else as the schema names it.
+          const format = i18n.t(`validation:formats.${String(params.format)}`, { defaultValue: params.format });
+          message = i18n.t(`validation:${error.name}`, { field, limit, format });
         } else {
           message = error.message ?? "";
         }

@@ -318,12 +318,13 @@ describe("machine-import-check and -confirm", () => {
       { row: 3, column: "Outlet", field: "shop_id", message: "No Outlet is named “IO Outlet B”" },
     ]);
     const zh = await upload("agent_a", "machine-import-check", data, "zh");
-    expect(zh.body.data.problems[1]).toEqual({
-      row: 3,
-      column: "网点",
-      field: "shop_id",
-      message: "没有名为“IO Outlet B”的网点",
-    });
+    expect(zh.body.data.problems).toEqual([
+      // The format by its name in the language, not the schema's word.
+      { row: 2, column: "到期日期", field: "expiry_date", message: "到期日期不是有效的日期" },
+      { row: 3, column: "网点", field: "shop_id", message: "没有名为“IO Outlet B”的网点" },
+    ]);
+    const th = await upload("agent_a", "machine-import-check", data, "th");
+    expect(th.body.data.problems[0].message).toBe("วันหมดอายุ ไม่ใช่วันที่ที่ถูกต้อง");
     // The same file from agent_b: its own outlet is known, and nothing else changes.
     const b = await upload("agent_b", "machine-import-check", data);
     expect(b.body.data.problems.map((p) => p.row)).toEqual([2]);
