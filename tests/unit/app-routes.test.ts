@@ -8,6 +8,7 @@ const ACTION = {
   recycle: "list",
   settings: "list",
   statistics: "list",
+  import: "list",
   create: "create",
   edit: "edit",
 } as const;
@@ -35,6 +36,17 @@ describe("routeOf", () => {
       ]).toEqual([undefined, undefined, undefined, undefined]);
       expect(screenRoutes.filter((r) => r.path.startsWith(`${path}/`))).toEqual([]);
     }
+  });
+
+  it("gives an import screen the entity's import permission and no record routes under its path", () => {
+    const route = routeOf("/machine/import");
+    expect(route?.resource.meta).toMatchObject({ screen: "import", entity: "machine", permission: "machine.import" });
+    expect(route?.resource.meta.extension).toBeUndefined();
+    expect([route?.resource.create, route?.resource.edit, route?.resource.show]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it("fills :id for a list's edit and show routes", () => {

@@ -129,6 +129,16 @@ describe("codegen:check", () => {
     );
   });
 
+  it("catches an import screen for an entity that declares no import", async () => {
+    const manifest = readJson("resources/routes.json");
+    const index = manifest.routes.findIndex((r: { id: string }) => r.id === "machine_import");
+    manifest.routes[index].entity = "wifi";
+    writeJson("resources/routes.json", manifest);
+    expect(messages((await check(dir)).problems)).toContain(
+      `resources/routes.json /routes/${index}/screen: entity "wifi" declares no x-import for an import screen`,
+    );
+  });
+
   it("catches a relation or state machine naming what does not exist", async () => {
     const order = readJson("schemas/order.json");
     order.properties.shop_id["x-relation"].entity = "outlet";
