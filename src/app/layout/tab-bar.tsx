@@ -22,7 +22,7 @@ export function tabFor(pathname: string, search: string): StoredTab | undefined 
   return {
     path: pathname + search,
     route: route.routeId,
-    // A hand-written screen on a record route is its menu entry, not an "Add" form.
+    // A hand-written screen on a form route (the agent wizard at /manage/add) is its menu entry, not an "Add" form.
     action:
       route.action === "list" || (route.resource.meta.extension && extensions[route.resource.meta.extension])
         ? undefined

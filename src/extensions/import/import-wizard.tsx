@@ -1,8 +1,9 @@
-// A spreadsheet import, as a wizard (of every entity that declares x-import, issues 11 and 33): 1. download the template (XLSX, in the user's language); 2. upload the filled file,
-// with the upload's progress, and the server checks it; 3. the problems, by row and column, or the rows
-// ready to import, and for a file whose headers are in words of its own a select per unmatched column
-// (the server remembers the choice once an import is confirmed); 4. confirm: every row is written or
-// none, and the result says how many were created and how many already existed.
+// A spreadsheet import, as a wizard (of every entity that declares x-import, issues 11 and 33): 1. download
+// the template (XLSX, in the user's language); 2. upload the filled file, with the upload's progress, and
+// the server checks it; 3. the problems, by row and column, or the rows ready to import, and for a file
+// whose headers are in words of its own a select per unmatched column (the server remembers the choice
+// once an import is confirmed); 4. confirm: every row is written or none, and the result says how many
+// were created and how many already existed.
 import { CheckCircleOutlined, DownloadOutlined, InboxOutlined } from "@ant-design/icons";
 import {
   Alert,
