@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../server/core/passwords.ts";
 import { createTestApp, type Client, type TestApp } from "./helper.ts";
 import { errorFields, Fixtures, type Owner } from "./fixtures.ts";
+import { SEARCH } from "../../server/domain/search/search-store.ts";
 
 interface Group {
   entity: string;
@@ -245,5 +246,25 @@ describe("refusals", () => {
   it("needs a session", async () => {
     const reply = await t.app.inject({ method: "GET", url: "/merchant/search?q=qz" });
     expect(reply.statusCode).toBe(401);
+  });
+});
+
+describe("a fragment of one or two characters", () => {
+  it("is looked for inside among each kind's newest records only; three characters search them all", async () => {
+    const a = await fx.client("agent_a");
+    const window = SEARCH.shortWindow;
+    try {
+      // agent_a's newest devices are the last four this file added; QZ-ALPHA-01 is older.
+      SEARCH.shortWindow = 4;
+      expect((await found(a, "LP")).machine).toBeUndefined();
+      expect((await found(a, "ALP")).machine).toEqual(["QZ-ALPHA-01", "QZ-ALPHA-02"]);
+      // A prefix match is not windowed: it is an index's.
+      expect((await found(a, "qz")).machine).toEqual(["QZ-A1-07", "QZ-ALPHA-01", "QZ-ALPHA-02"]);
+      // Within the window, an inside match of two characters is found.
+      expect((await found(a, "OS")).machine).toEqual(["MOSS-1"]);
+    } finally {
+      SEARCH.shortWindow = window;
+    }
+    expect((await found(a, "LP")).machine).toEqual(["QZ-ALPHA-01", "QZ-ALPHA-02"]);
   });
 });

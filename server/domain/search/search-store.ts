@@ -31,6 +31,15 @@ export const SEARCH_PRICES = "set local random_page_cost = 1.1";
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
+ * A fragment shorter than a trigram (one or two characters) cannot use the trigram index: its inside match
+ * is looked for among each kind's newest `shortWindow` live records in the caller's scope, read newest first
+ * by id, instead of every row. Measured on PostgreSQL over 1,000,000 orders, two characters found nowhere:
+ * 452 ms as the admin reading every row. A common fragment is met among the first rows either way, and a
+ * third character searches everything.
+ */
+export const SEARCH = { shortWindow: 50_000 };
+
+/**
  * Up to `limit` records of the kind whose searched fields hold `text`, best first: every exact match (up to
  * the limit), then prefix matches, then inside ones; within one kind of match the shortest title first.
  */
@@ -49,10 +58,16 @@ export async function searchKind(
   const any = (test: (column: string) => string) => model.searched.map((f) => test(`lower(${q(f)})`)).join(" or ");
   const read = (rank: number, test: (column: string) => string) =>
     `(select id, ${rank} as rank from ${q(model.table)} where (${any(test)})${live}${scoped.sql} limit ${limit})`;
+  const newest = `(select id, ${model.searched.map(q).join(", ")} from ${q(model.table)}
+                    where true${live}${scoped.sql} order by id desc limit ${SEARCH.shortWindow})`;
+  const inside =
+    [...text].length < 3
+      ? `(select id, 2 as rank from ${newest} w where (${any((c) => `${c} like lower($3)`)}) limit ${limit})`
+      : read(2, (c) => `${c} like lower($3)`);
   const title = q(model.titleField ?? "id");
   const { rows } = await db.query<{ id: number; title: string; rank: number } & Record<string, string | null>>(
     `with hits as (${read(0, (c) => `${c} = lower($1)`)} union all ${read(1, (c) => `${c} like lower($2)`)}
-                   union all ${read(2, (c) => `${c} like lower($3)`)}),
+                   union all ${inside}),
           best as (select id, min(rank) as rank from hits group by id)
      select r.id, coalesce(r.${title}::text, '') as title, best.rank::int as rank
             ${context.map((f, i) => `, r.${q(f)}::text as c${i}`).join("")}
