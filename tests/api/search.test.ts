@@ -250,17 +250,17 @@ describe("refusals", () => {
 });
 
 describe("a fragment of one or two characters", () => {
-  it("is looked for inside among each kind's newest records only; three characters search them all", async () => {
+  it("is looked for inside among each kind's newest ids only; three characters search them all", async () => {
     const a = await fx.client("agent_a");
     const window = SEARCH.shortWindow;
+    const { rows } = await t.db.query<{ max: number }>(`select max(id)::int as max from machine`);
     try {
-      // agent_a's newest devices are the last four this file added; QZ-ALPHA-01 is older.
-      SEARCH.shortWindow = 4;
-      expect((await found(a, "LP")).machine).toBeUndefined();
+      // The window ends just after QZ-ALPHA-01: QZ-ALPHA-02, added after it, is inside.
+      SEARCH.shortWindow = rows[0].max - ids["QZ-ALPHA-01"];
+      expect((await found(a, "LP")).machine).toEqual(["QZ-ALPHA-02"]);
       expect((await found(a, "ALP")).machine).toEqual(["QZ-ALPHA-01", "QZ-ALPHA-02"]);
       // A prefix match is not windowed: it is an index's.
       expect((await found(a, "qz")).machine).toEqual(["QZ-A1-07", "QZ-ALPHA-01", "QZ-ALPHA-02"]);
-      // Within the window, an inside match of two characters is found.
       expect((await found(a, "OS")).machine).toEqual(["MOSS-1"]);
     } finally {
       SEARCH.shortWindow = window;
