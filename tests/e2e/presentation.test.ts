@@ -177,7 +177,7 @@ describe("on a phone", () => {
         const opened = await onPage(
           page,
           resource.list!,
-          ".row-card, .ant-list-empty-text, .schema-form, .screen-stack, .ant-empty, .ant-table, .certificate-field",
+          ".row-card, .ant-list-empty-text, .schema-form, .screen-stack, .ant-empty, .ant-table, .certificate-field, .import-wizard",
         )
           .first()
           .waitFor()

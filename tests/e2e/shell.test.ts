@@ -376,7 +376,9 @@ describe("every route", () => {
         ? EXTENSION_SHOWS[extension]
         : resource.meta.screen === "settings"
           ? ".schema-form"
-          : ".ant-table";
+          : resource.meta.screen === "import"
+            ? ".import-wizard"
+            : ".ant-table";
       if (!shown) {
         failures.push(`${resource.list}: no EXTENSION_SHOWS entry for ${extension}`);
         continue;
