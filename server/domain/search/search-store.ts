@@ -56,13 +56,15 @@ export async function searchKind(
   params.push(...scoped.values);
   const live = model.recycle ? " and deleted_at is null" : "";
   const any = (test: (column: string) => string) => model.searched.map((f) => test(`lower(${q(f)})`)).join(" or ");
-  const read = (rank: number, test: (column: string) => string, window = "") =>
-    `(select id, ${rank} as rank from ${q(model.table)} where ${window}(${any(test)})${live}${scoped.sql} limit ${limit})`;
-  // Too short for a trigram: the newest ids only, a range of the primary key.
+  const read = (rank: number, test: (column: string) => string, from = q(model.table)) =>
+    `(select id, ${rank} as rank from ${from} where (${any(test)})${live}${scoped.sql} limit ${limit})`;
+  // Too short for a trigram: the rows of the newest ids alone, a range of the primary key read first
+  // (`offset 0` keeps the planner from reaching past it for an index of the scope's, which read every one
+  // of an agent's million orders), then the text and the scope tested on them.
   const newest =
     [...text].length < 3
-      ? `id > (select coalesce(max(id), 0) - ${SEARCH.shortWindow} from ${q(model.table)}) and `
-      : "";
+      ? `(select * from ${q(model.table)} where id > (select coalesce(max(id), 0) - ${SEARCH.shortWindow} from ${q(model.table)}) offset 0) w`
+      : undefined;
   const title = q(model.titleField ?? "id");
   const { rows } = await db.query<{ id: number; title: string; rank: number } & Record<string, string | null>>(
     `with hits as (${read(0, (c) => `${c} = lower($1)`)} union all ${read(1, (c) => `${c} like lower($2)`)}
