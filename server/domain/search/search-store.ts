@@ -58,13 +58,18 @@ export async function searchKind(
   const any = (test: (column: string) => string) => model.searched.map((f) => test(`lower(${q(f)})`)).join(" or ");
   const read = (rank: number, test: (column: string) => string, from = q(model.table)) =>
     `(select id, ${rank} as rank from ${from} where (${any(test)})${live}${scoped.sql} limit ${limit})`;
-  // Too short for a trigram: the rows of the newest ids alone, a range of the primary key read first
-  // (`offset 0` keeps the planner from reaching past it for an index of the scope's, which read every one
-  // of an agent's million orders), then the text and the scope tested on them.
-  const newest =
-    [...text].length < 3
-      ? `(select * from ${q(model.table)} where id > (select coalesce(max(id), 0) - ${SEARCH.shortWindow} from ${q(model.table)}) offset 0) w`
-      : undefined;
+  // Too short for a trigram: the rows of the newest ids alone, a range of the primary key whose bound the
+  // planner is told as a number (from a subquery it guessed a third of the table and read all of it), read
+  // first (`offset 0` keeps it from reaching past the range for an index of the scope's, which read every
+  // one of an agent's million orders), then the text and the scope tested on them.
+  let newest: string | undefined;
+  if ([...text].length < 3) {
+    const { rows } = await db.query<{ top: string | number }>(
+      `select coalesce(max(id), 0) as top from ${q(model.table)}`,
+    );
+    const from = Math.max(0, Number(rows[0].top) - SEARCH.shortWindow);
+    newest = `(select * from ${q(model.table)} where id > ${from} offset 0) w`;
+  }
   const title = q(model.titleField ?? "id");
   const { rows } = await db.query<{ id: number; title: string; rank: number } & Record<string, string | null>>(
     `with hits as (${read(0, (c) => `${c} = lower($1)`)} union all ${read(1, (c) => `${c} like lower($2)`)}
