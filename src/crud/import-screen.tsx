@@ -3,13 +3,10 @@
 // the entity's list.
 import { useNavigate } from "react-router";
 import { EntityImport } from "../extensions/import/entity-import.tsx";
-import { resources } from "../generated/resources.ts";
 import { useScreen } from "./resource.ts";
 
 export function ImportScreen({ resource: identifier }: { resource: string }) {
   const screen = useScreen(identifier);
   const navigate = useNavigate();
-  const entity = screen.resource.meta.entity;
-  const list = resources.find((r) => r.meta.entity === entity && r.meta.screen === "list" && !r.meta.filter)?.list;
-  return <EntityImport view={screen.view} onBack={() => navigate(list ?? "/")} />;
+  return <EntityImport view={screen.view} onBack={() => navigate(screen.listPath)} />;
 }

@@ -14,7 +14,7 @@ export interface ScreenContext {
   /** True when the entity has the call and the user holds its permission. */
   can: (kind: CallKind) => boolean;
   canTransition: (action: string) => boolean;
-  /** The list route of this entity, where forms return after saving. */
+  /** The list route of this entity, where forms return after saving (and an import screen leads back to). */
   listPath: string;
 }
 
@@ -33,7 +33,8 @@ export function screenContext(identifier: string): ScreenContext {
     view,
     can: (kind) => view.x.calls[kind] !== undefined && allowed(permissionOfCall(view.name, kind)),
     canTransition: (action) => allowed(`${view.name}.${action}`),
-    listPath: resource.list ?? mainList?.list ?? "/",
+    // An import screen's own path is a list-type route, not the entity's list.
+    listPath: (resource.meta.screen === "import" ? undefined : resource.list) ?? mainList?.list ?? "/",
   };
 }
 

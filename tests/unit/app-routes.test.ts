@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import manifest from "../../resources/routes.json" with { type: "json" };
 import { routeOf, screenRoutes } from "../../src/app/routes.ts";
+import { screenContext } from "../../src/crud/resource.ts";
 
 const ACTION = {
   list: "list",
@@ -42,6 +43,8 @@ describe("routeOf", () => {
     const route = routeOf("/machine/import");
     expect(route?.resource.meta).toMatchObject({ screen: "import", entity: "machine", permission: "machine.import" });
     expect(route?.resource.meta.extension).toBeUndefined();
+    // Its way back is the device list, not its own path.
+    expect(screenContext("machine_import").listPath).toBe("/machine/list");
     expect([route?.resource.create, route?.resource.edit, route?.resource.show]).toEqual([
       undefined,
       undefined,
